@@ -1,0 +1,45 @@
+//! Errors of the command-line tool.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// An error that stops a subcommand (per-record problems are reported as error records instead).
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// A file could not be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The input as a whole is unusable (e.g. a JSON array with a syntax error).
+    #[error("{path}:{line}: {message}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A command-line option has an invalid value.
+    #[error("invalid option: {0}")]
+    Usage(String),
+    /// A library error.
+    #[error(transparent)]
+    Core(#[from] hauser_core::CoreError),
+}
+
+impl CliError {
+    /// Wraps an I/O error with the file it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

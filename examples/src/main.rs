@@ -1,0 +1,40 @@
+//! `hauser`: evaluate and rerank figurative language from the command line.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use hauser_cli::score;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "hauser",
+    version,
+    about = "Evaluation of figurative language generation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Score simile candidates on the HAUSER criteria and rerank them (JSONL out).
+    Score(score::ScoreArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stderr = std::io::stderr();
+    let result = match &cli.command {
+        Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("hauser: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

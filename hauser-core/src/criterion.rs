@@ -1,0 +1,74 @@
+//! The criteria HAUSER scores, and how each is normalised.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// How min-max normalisation treats a group whose raw scores are all equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieRule {
+    /// Every candidate gets 0.5 (HAUSER's rule for all criteria but sentiment consistency).
+    Half,
+    /// Every candidate gets 0 when the shared score is negative, 0.5 otherwise (HAUSER's rule for
+    /// sentiment consistency: equally negative shifts are all bad, not neutral).
+    ZeroIfNegative,
+}
+
+/// A scoring criterion. The five HAUSER criteria have fixed names used as output keys; other
+/// scorers (BERTScore, perplexity...) use [`Criterion::Other`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Criterion {
+    /// Topic-vehicle relevance from a simile knowledge base.
+    Relevance,
+    /// 1 - P(contradiction) between literal and simile.
+    LogicalConsistency,
+    /// Shift of the literal's sentiment probability in the simile.
+    SentimentConsistency,
+    /// -ln(1 + vehicle frequency).
+    Creativity,
+    /// Mean vehicle length in word tokens.
+    Informativeness,
+    /// The weighted HAUSER quality, derived from relevance and the two consistencies.
+    Quality,
+    /// Any other per-candidate score.
+    Other(String),
+}
+
+impl Criterion {
+    /// The five HAUSER criteria, in output order.
+    pub const HAUSER: [Criterion; 5] = [
+        Criterion::Relevance,
+        Criterion::LogicalConsistency,
+        Criterion::SentimentConsistency,
+        Criterion::Creativity,
+        Criterion::Informativeness,
+    ];
+
+    /// The output key: `relevance`, `logical_consistency`, ... or the custom name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Criterion::Relevance => "relevance",
+            Criterion::LogicalConsistency => "logical_consistency",
+            Criterion::SentimentConsistency => "sentiment_consistency",
+            Criterion::Creativity => "creativity",
+            Criterion::Informativeness => "informativeness",
+            Criterion::Quality => "quality",
+            Criterion::Other(name) => name,
+        }
+    }
+
+    /// The tie rule used when normalising this criterion.
+    pub fn tie_rule(&self) -> TieRule {
+        match self {
+            Criterion::SentimentConsistency => TieRule::ZeroIfNegative,
+            _ => TieRule::Half,
+        }
+    }
+}
+
+impl fmt::Display for Criterion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,56 @@
+//! # hauser-core
+//!
+//! Types, plug-in traits and the scoring logic of HAUSER, the holistic simile-generation
+//! evaluator: per-literal normalisation, the weighted quality score, informativeness and the
+//! 2:2:1 reranker. Knowledge-base criteria live in `hauser-kb`, neural ones in `hauser-nli`.
+//!
+//! ```
+//! use hauser_core::{CandidateGroup, Components, Evaluator, InformativenessScorer, Criterion};
+//!
+//! let group = CandidateGroup::new(
+//!     "He yelps and howls.",
+//!     ["He yelps and howls like a wolf.", "He yelps and howls like a lonely grey wolf."],
+//! )
+//! .with_components(vec![
+//!     vec![Components::new("he", "a wolf", "howls")],
+//!     vec![Components::new("he", "a lonely grey wolf", "howls")],
+//! ])?;
+//!
+//! let evaluator = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+//! let report = evaluator.evaluate(&[group], 0).remove(0).expect("group scores");
+//! let info = report.candidates[1].score(&Criterion::Informativeness).unwrap();
+//! assert_eq!(info.raw, 4.0);          // "a lonely grey wolf" has four tokens
+//! assert_eq!(info.normalized, 1.0);   // the longest vehicle of its group
+//! assert_eq!(report.candidates[1].rank, Some(1));
+//! # Ok::<(), hauser_core::CoreError>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod criterion;
+pub mod error;
+pub mod informativeness;
+pub mod literal;
+pub mod normalize;
+pub mod pipeline;
+pub mod quality;
+pub mod report;
+pub mod rerank;
+pub mod scorer;
+pub mod signature;
+pub mod tokenize;
+pub mod types;
+
+pub use criterion::{Criterion, TieRule};
+pub use error::{CoreError, Result};
+pub use informativeness::InformativenessScorer;
+pub use literal::parse_components_literal;
+pub use normalize::{normalize_group, normalize_with};
+pub use pipeline::Evaluator;
+pub use quality::{MissingPart, QualityWeights};
+pub use report::{
+    CandidateReport, CriterionScore, GroupFailure, GroupOutcome, GroupReport, Skipped,
+};
+pub use rerank::{competition_ranks, RankSumReranker};
+pub use scorer::{ComponentExtractor, Reranker, Scorer};
+pub use signature::{Signature, CORE_VERSION};
+pub use types::{Candidate, CandidateGroup, Components};

@@ -1,0 +1,259 @@
+//! The evaluation pipeline: fill components, run every scorer on many groups at once,
+//! normalise per group, combine quality, rerank.
+
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use crate::criterion::Criterion;
+use crate::error::CoreError;
+use crate::normalize::normalize_group;
+use crate::quality::QualityWeights;
+use crate::report::{
+    CandidateReport, CriterionScore, GroupFailure, GroupOutcome, GroupReport, Skipped,
+};
+use crate::rerank::RankSumReranker;
+use crate::scorer::{ComponentExtractor, Reranker, Scorer};
+use crate::signature::{Signature, CORE_VERSION};
+use crate::types::CandidateGroup;
+
+/// Runs a set of scorers over candidate groups and produces per-candidate reports.
+///
+/// Scorers see all groups of a call at once (so neural scorers can batch across literals);
+/// normalisation, quality and ranking stay per group. Results do not depend on thread count.
+pub struct Evaluator {
+    scorers: Vec<Box<dyn Scorer>>,
+    extractor: Option<Box<dyn ComponentExtractor>>,
+    quality: QualityWeights,
+    reranker: Box<dyn Reranker>,
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("signature", &self.signature().to_string())
+            .finish()
+    }
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Evaluator {
+    /// An evaluator with no scorers, default quality weights and the 2:2:1 reranker.
+    pub fn new() -> Self {
+        Self {
+            scorers: Vec::new(),
+            extractor: None,
+            quality: QualityWeights::default(),
+            reranker: Box::new(RankSumReranker::default()),
+        }
+    }
+
+    /// Adds a scorer; criteria appear in the output in the order scorers were added.
+    pub fn with_scorer(mut self, scorer: Box<dyn Scorer>) -> Self {
+        self.scorers.push(scorer);
+        self
+    }
+
+    /// Sets the extractor used for candidates without components.
+    pub fn with_extractor(mut self, extractor: Box<dyn ComponentExtractor>) -> Self {
+        self.extractor = Some(extractor);
+        self
+    }
+
+    /// Sets the quality weights.
+    pub fn with_quality(mut self, quality: QualityWeights) -> Self {
+        self.quality = quality;
+        self
+    }
+
+    /// Sets the reranker.
+    pub fn with_reranker(mut self, reranker: Box<dyn Reranker>) -> Self {
+        self.reranker = reranker;
+        self
+    }
+
+    /// The criteria of the configured scorers.
+    pub fn criteria(&self) -> Vec<Criterion> {
+        self.scorers.iter().map(|s| s.criterion()).collect()
+    }
+
+    /// The signature of the whole run: every scorer's, the extractor's, the quality weights and
+    /// the reranker's, joined with ` + `.
+    pub fn signature(&self) -> Signature {
+        let mut parts: Vec<String> = self
+            .scorers
+            .iter()
+            .map(|s| s.signature().to_string())
+            .collect();
+        if let Some(e) = &self.extractor {
+            parts.push(e.signature().to_string());
+        }
+        let q = &self.quality;
+        parts.push(
+            Signature::new("quality", CORE_VERSION)
+                .with(
+                    "w",
+                    format!("{},{},{}", q.relevance, q.logical, q.sentiment),
+                )
+                .with("missing", format!("{:?}", q.missing).to_lowercase())
+                .to_string(),
+        );
+        parts.push(self.reranker.signature().to_string());
+        Signature::new("hauser", CORE_VERSION).with("parts", parts.join(" + "))
+    }
+
+    /// Evaluates `groups`; `first_index` is the input position of `groups[0]` (for labels when
+    /// evaluating in chunks). Returns one outcome per group, in order.
+    pub fn evaluate(&self, groups: &[CandidateGroup], first_index: usize) -> Vec<GroupOutcome> {
+        let prepared: Vec<Result<Cow<'_, CandidateGroup>, CoreError>> =
+            groups.par_iter().map(|g| self.prepare(g)).collect();
+        let mut failures: Vec<Option<CoreError>> =
+            prepared.iter().map(|p| p.as_ref().err().cloned()).collect();
+        let mut raw: Vec<Vec<(Criterion, Vec<f64>)>> = vec![Vec::new(); groups.len()];
+        let mut skipped: Vec<Vec<Skipped>> = vec![Vec::new(); groups.len()];
+
+        for scorer in &self.scorers {
+            let criterion = scorer.criterion();
+            let mut eligible = Vec::new();
+            for (i, p) in prepared.iter().enumerate() {
+                let Ok(g) = p else { continue };
+                if scorer.needs_components() && !g.has_components() {
+                    skipped[i].push(Skipped {
+                        criterion: criterion.clone(),
+                        reason: "no components (give them or configure an extractor)".into(),
+                    });
+                } else {
+                    eligible.push(i);
+                }
+            }
+            if eligible.is_empty() {
+                continue;
+            }
+            let batch: Vec<CandidateGroup> = eligible
+                .iter()
+                .filter_map(|&i| prepared[i].as_ref().ok().map(|g| g.as_ref().clone()))
+                .collect();
+            let results = scorer.score_groups(&batch);
+            for (k, &i) in eligible.iter().enumerate() {
+                let expected = batch[k].len();
+                let outcome = match results.get(k) {
+                    Some(Ok(scores)) if scores.len() == expected => Ok(scores.clone()),
+                    Some(Ok(scores)) => Err(CoreError::ScoreCountMismatch {
+                        scorer: criterion.to_string(),
+                        got: scores.len(),
+                        expected,
+                    }),
+                    Some(Err(e)) => Err(e.clone()),
+                    None => Err(CoreError::Scorer {
+                        scorer: criterion.to_string(),
+                        message: format!(
+                            "returned {} results for {} groups",
+                            results.len(),
+                            batch.len()
+                        ),
+                    }),
+                };
+                match outcome {
+                    Ok(scores) => raw[i].push((criterion.clone(), scores)),
+                    Err(e) => {
+                        failures[i].get_or_insert(e);
+                    }
+                }
+            }
+        }
+
+        prepared
+            .into_iter()
+            .zip(raw)
+            .zip(skipped)
+            .zip(failures)
+            .enumerate()
+            .map(|(k, (((group, raw), skipped), failure))| {
+                let index = first_index + k;
+                let original = &groups[k];
+                let fail = |error| GroupFailure {
+                    index,
+                    id: original.id.clone(),
+                    n_candidates: original.len(),
+                    error,
+                };
+                if let Some(error) = failure {
+                    return Err(fail(error));
+                }
+                let group = group.map_err(fail)?;
+                self.finish(index, &group, raw, skipped).map_err(fail)
+            })
+            .collect()
+    }
+
+    fn prepare<'g>(&self, group: &'g CandidateGroup) -> Result<Cow<'g, CandidateGroup>, CoreError> {
+        if group.is_empty() {
+            return Err(CoreError::EmptyGroup {
+                group: group.label(0),
+            });
+        }
+        let Some(extractor) = &self.extractor else {
+            return Ok(Cow::Borrowed(group));
+        };
+        if group.has_components() {
+            return Ok(Cow::Borrowed(group));
+        }
+        let mut owned = group.clone();
+        for candidate in owned
+            .candidates
+            .iter_mut()
+            .filter(|c| c.components.is_none())
+        {
+            candidate.components = Some(extractor.extract(&candidate.text, Some(&group.literal))?);
+        }
+        Ok(Cow::Owned(owned))
+    }
+
+    fn finish(
+        &self,
+        index: usize,
+        group: &CandidateGroup,
+        raw: Vec<(Criterion, Vec<f64>)>,
+        skipped: Vec<Skipped>,
+    ) -> Result<GroupReport, CoreError> {
+        let n = group.len();
+        let mut normalized = Vec::with_capacity(raw.len() + 1);
+        for (criterion, scores) in &raw {
+            normalized.push((criterion.clone(), normalize_group(criterion, scores)?));
+        }
+        let quality = self.quality.combine(&normalized, n);
+        if let Some(q) = &quality {
+            normalized.push((Criterion::Quality, q.clone()));
+        }
+        let ranks = self.reranker.rank(&normalized, n);
+        let candidates = (0..n)
+            .map(|i| CandidateReport {
+                index: i,
+                text: group.candidates[i].text.clone(),
+                components: group.candidates[i].components.clone(),
+                scores: raw
+                    .iter()
+                    .zip(&normalized)
+                    .map(|((criterion, r), (_, z))| CriterionScore {
+                        criterion: criterion.clone(),
+                        raw: r[i],
+                        normalized: z[i],
+                    })
+                    .collect(),
+                quality: quality.as_ref().map(|q| q[i]),
+                rank: ranks.as_ref().map(|r| r[i]),
+            })
+            .collect();
+        Ok(GroupReport {
+            index,
+            id: group.id.clone(),
+            candidates,
+            skipped,
+        })
+    }
+}
