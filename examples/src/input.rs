@@ -208,15 +208,18 @@ fn read_hauser_json(path: &Path, bytes: Vec<u8>) -> Result<Input, CliError> {
         message: format!("not a valid JSON array of groups: {e}"),
     })?;
     let base = text.as_ptr() as usize;
+    // Elements come in file order, so lines are counted incrementally (linear in the file size).
+    let (mut counted_to, mut line) = (0usize, 1usize);
     let records: Vec<InputRecord> = items
         .iter()
         .enumerate()
         .map(|(index, raw)| {
             let offset = raw.get().as_ptr() as usize - base;
-            let line = 1 + text.as_bytes()[..offset]
+            line += text.as_bytes()[counted_to..offset]
                 .iter()
                 .filter(|&&b| b == b'\n')
                 .count();
+            counted_to = offset;
             let group = serde_json::from_str::<HauserItem>(raw.get())
                 .map_err(|e| {
                     format!("invalid group (expected {{\"origin_sentence\", \"cands\"}}): {e}")

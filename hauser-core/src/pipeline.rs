@@ -17,6 +17,15 @@ use crate::scorer::{ComponentExtractor, Reranker, Scorer};
 use crate::signature::{Signature, CORE_VERSION};
 use crate::types::CandidateGroup;
 
+/// Joins signatures with ` + `, e.g. `informativeness|tok:treebank|version:0.1.0 + quality|...`.
+pub fn render_signatures(signatures: &[Signature]) -> String {
+    signatures
+        .iter()
+        .map(Signature::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
 /// Runs a set of scorers over candidate groups and produces per-candidate reports.
 ///
 /// Scorers see all groups of a call at once (so neural scorers can batch across literals);
@@ -31,7 +40,7 @@ pub struct Evaluator {
 impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Evaluator")
-            .field("signature", &self.signature().to_string())
+            .field("signature", &render_signatures(&self.signatures()))
             .finish()
     }
 }
@@ -82,16 +91,12 @@ impl Evaluator {
         self.scorers.iter().map(|s| s.criterion()).collect()
     }
 
-    /// The signature of the whole run: every scorer's, the extractor's, the quality weights and
-    /// the reranker's, joined with ` + `.
-    pub fn signature(&self) -> Signature {
-        let mut parts: Vec<String> = self
-            .scorers
-            .iter()
-            .map(|s| s.signature().to_string())
-            .collect();
+    /// The signatures of the whole run: every scorer's, the extractor's, the quality weights'
+    /// and the reranker's. [`render_signatures`] joins them into one string.
+    pub fn signatures(&self) -> Vec<Signature> {
+        let mut parts: Vec<Signature> = self.scorers.iter().map(|s| s.signature()).collect();
         if let Some(e) = &self.extractor {
-            parts.push(e.signature().to_string());
+            parts.push(e.signature());
         }
         let q = &self.quality;
         parts.push(
@@ -100,11 +105,10 @@ impl Evaluator {
                     "w",
                     format!("{},{},{}", q.relevance, q.logical, q.sentiment),
                 )
-                .with("missing", format!("{:?}", q.missing).to_lowercase())
-                .to_string(),
+                .with("missing", format!("{:?}", q.missing).to_lowercase()),
         );
-        parts.push(self.reranker.signature().to_string());
-        Signature::new("hauser", CORE_VERSION).with("parts", parts.join(" + "))
+        parts.push(self.reranker.signature());
+        parts
     }
 
     /// Evaluates `groups`; `first_index` is the input position of `groups[0]` (for labels when

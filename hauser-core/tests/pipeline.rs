@@ -161,7 +161,7 @@ fn component_criteria_are_skipped_without_components_and_extracted_with_extracto
     assert!(r.skipped.is_empty());
     assert_eq!(r.candidates[1].scores[0].raw, 4.0);
     assert_eq!(r.candidates[1].rank, Some(1));
-    assert!(ev.signature().to_string().contains("fixed"));
+    assert!(render_signatures(&ev.signatures()).contains("fixed|"));
 }
 
 #[test]
