@@ -45,7 +45,7 @@ pub use error::{CoreError, Result};
 pub use informativeness::InformativenessScorer;
 pub use literal::parse_components_literal;
 pub use normalize::{normalize_group, normalize_with};
-pub use pipeline::Evaluator;
+pub use pipeline::{render_signatures, Evaluator};
 pub use quality::{MissingPart, QualityWeights};
 pub use report::{
     CandidateReport, CriterionScore, GroupFailure, GroupOutcome, GroupReport, Skipped,
