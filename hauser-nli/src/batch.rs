@@ -1,0 +1,71 @@
+//! Dynamic batching: group inputs by length, pad to the batch maximum, restore input order.
+
+/// How inputs are grouped into batches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batching {
+    /// Inputs per forward pass.
+    pub batch_size: usize,
+    /// Sort by length before batching (padding only to similar lengths); `false` batches in
+    /// input order (naive padding), kept for benchmarks.
+    pub bucketed: bool,
+}
+
+impl Default for Batching {
+    fn default() -> Self {
+        Self {
+            batch_size: 32,
+            bucketed: true,
+        }
+    }
+}
+
+impl Batching {
+    /// Batches of input indices. Sorting is stable (longest first, ties in input order), so
+    /// the plan, and with it every number, is deterministic.
+    pub fn plan(&self, lengths: &[usize]) -> Vec<Vec<usize>> {
+        let mut order: Vec<usize> = (0..lengths.len()).collect();
+        if self.bucketed {
+            order.sort_by_key(|&i| std::cmp::Reverse(lengths[i]));
+        }
+        order
+            .chunks(self.batch_size.max(1))
+            .map(<[usize]>::to_vec)
+            .collect()
+    }
+}
+
+/// Puts per-batch results back in input order.
+pub(crate) fn scatter<T>(n: usize, batches: Vec<(Vec<usize>, Vec<T>)>) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    for (idx, vals) in batches {
+        for (i, v) in idx.into_iter().zip(vals) {
+            slots[i] = Some(v);
+        }
+    }
+    slots.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bucketed_plan_sorts_longest_first_and_scatter_restores_order() {
+        let b = Batching {
+            batch_size: 2,
+            bucketed: true,
+        };
+        let plan = b.plan(&[3, 9, 1, 9, 5]);
+        assert_eq!(plan, vec![vec![1, 3], vec![4, 0], vec![2]]);
+        let results: Vec<_> = plan
+            .iter()
+            .map(|idx| (idx.clone(), idx.iter().map(|i| i * 10).collect()))
+            .collect();
+        assert_eq!(scatter(5, results), vec![0, 10, 20, 30, 40]);
+        let naive = Batching {
+            batch_size: 2,
+            bucketed: false,
+        };
+        assert_eq!(naive.plan(&[3, 9, 1]), vec![vec![0, 1], vec![2]]);
+    }
+}

@@ -1,0 +1,230 @@
+//! Sequence classification: the heads of transformers on top of the encoder.
+
+use candle_core::{Module, Tensor};
+use candle_nn::{linear, Linear};
+use candle_transformers::models::debertav2;
+
+use crate::batch::scatter;
+use crate::error::{infer_err, NliError, Result};
+use crate::model::{LoadOptions, TransformerModel};
+use crate::source::ModelSource;
+
+enum Head {
+    /// BERT: pooler (dense + tanh on [CLS]) then classifier.
+    Bert { pooler: Linear, classifier: Linear },
+    /// RoBERTa / XLM-R: dense + tanh then out_proj, on <s>.
+    Roberta { dense: Linear, out_proj: Linear },
+    /// DistilBERT: pre_classifier + ReLU then classifier.
+    DistilBert { pre: Linear, classifier: Linear },
+    /// DeBERTa-v2: context pooler then classifier.
+    Deberta {
+        pooler: Box<debertav2::DebertaV2ContextPooler>,
+        classifier: Linear,
+    },
+}
+
+impl Head {
+    fn forward(&self, cls: &Tensor) -> candle_core::Result<Tensor> {
+        match self {
+            Head::Bert { pooler, classifier } => classifier.forward(&pooler.forward(cls)?.tanh()?),
+            Head::Roberta { dense, out_proj } => out_proj.forward(&dense.forward(cls)?.tanh()?),
+            Head::DistilBert { pre, classifier } => classifier.forward(&pre.forward(cls)?.relu()?),
+            Head::Deberta { pooler, classifier } => {
+                // The context pooler takes the full sequence and picks the first token itself.
+                classifier.forward(&pooler.forward(&cls.unsqueeze(1)?)?)
+            }
+        }
+    }
+}
+
+/// Class probabilities for a set of inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Predictions {
+    /// Raw logits per input, in input order.
+    pub logits: Vec<Vec<f32>>,
+    /// Softmax probabilities per input, in input order.
+    pub probs: Vec<Vec<f32>>,
+    /// Inputs cut to the maximum length.
+    pub truncated: usize,
+}
+
+/// A sequence (or sequence-pair) classifier, e.g. an MNLI or SST-2 model.
+pub struct SequenceClassifier {
+    model: TransformerModel,
+    head: Head,
+    labels: Vec<String>,
+}
+
+impl std::fmt::Debug for SequenceClassifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SequenceClassifier")
+            .field("model", &self.model)
+            .field("labels", &self.labels)
+            .finish()
+    }
+}
+
+impl SequenceClassifier {
+    /// Loads a `*ForSequenceClassification` checkpoint.
+    ///
+    /// # Errors
+    /// Missing files, an unsupported architecture, or missing/misshapen head weights, named
+    /// with the model.
+    pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
+        let (model, vb) = TransformerModel::load(source, opts, "sequence classification")?;
+        let name = source.name();
+        let werr = |e: candle_core::Error| NliError::Weights {
+            model: name.clone(),
+            path: model.weights.clone(),
+            message: e.to_string(),
+        };
+        let h = model.config.hidden_size;
+        let n = num_labels(&model.raw_config);
+        let head = match model.model_type() {
+            "distilbert" => Head::DistilBert {
+                pre: linear(h, h, vb.pp("pre_classifier")).map_err(werr)?,
+                classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
+            },
+            "deberta-v2" => {
+                let c: debertav2::Config = serde_json::from_value(model.raw_config.clone())
+                    .map_err(|e| NliError::Invalid {
+                        model: name.clone(),
+                        message: e.to_string(),
+                    })?;
+                let pooler =
+                    debertav2::DebertaV2ContextPooler::load(vb.clone(), &c).map_err(werr)?;
+                let out = c.pooler_hidden_size.unwrap_or(h);
+                Head::Deberta {
+                    pooler: Box::new(pooler),
+                    classifier: linear(out, n, vb.pp("classifier")).map_err(werr)?,
+                }
+            }
+            "bert" => Head::Bert {
+                pooler: linear(h, h, vb.pp("bert.pooler.dense")).map_err(werr)?,
+                classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
+            },
+            _ => Head::Roberta {
+                dense: linear(h, h, vb.pp("classifier.dense")).map_err(werr)?,
+                out_proj: linear(h, n, vb.pp("classifier.out_proj")).map_err(werr)?,
+            },
+        };
+        let labels = model.config.labels(n);
+        Ok(Self {
+            model,
+            head,
+            labels,
+        })
+    }
+
+    /// The underlying encoder.
+    pub fn model(&self) -> &TransformerModel {
+        &self.model
+    }
+
+    /// Mutable access to the encoder (batching, maximum length).
+    pub fn model_mut(&mut self) -> &mut TransformerModel {
+        &mut self.model
+    }
+
+    /// Label names in class order (`id2label`, or an override).
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// Replaces the label names, e.g. for `LABEL_0`-style maps.
+    ///
+    /// # Errors
+    /// When the number of names differs from the number of classes.
+    pub fn with_labels(mut self, labels: Vec<String>) -> Result<Self> {
+        if labels.len() != self.labels.len() {
+            return Err(NliError::Invalid {
+                model: self.model.source.name(),
+                message: format!(
+                    "label override has {} names for {} classes",
+                    labels.len(),
+                    self.labels.len()
+                ),
+            });
+        }
+        self.labels = labels;
+        Ok(self)
+    }
+
+    /// The class index of a label, matched case-insensitively.
+    ///
+    /// # Errors
+    /// [`NliError::Label`] listing the known labels.
+    pub fn label_index(&self, label: &str) -> Result<usize> {
+        self.labels
+            .iter()
+            .position(|l| l.eq_ignore_ascii_case(label))
+            .ok_or_else(|| NliError::Label {
+                model: self.model.source.name(),
+                label: label.to_string(),
+                known: self.labels.clone(),
+            })
+    }
+
+    /// Classifies sentences (`(text, None)`) or pairs (`(first, Some(second))`).
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures, named with the model.
+    pub fn predict(&self, inputs: &[(&str, Option<&str>)]) -> Result<Predictions> {
+        let name = self.model.source.name();
+        let e = infer_err(&name);
+        let (encs, truncated) = self.model.encode_all(inputs)?;
+        let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
+        let mut out = Vec::new();
+        for idx in self.model.batching.plan(&lengths) {
+            let batch: Vec<_> = idx.iter().map(|&i| &encs[i]).collect();
+            let (states, _) = self.model.forward(&batch)?;
+            let last = states.last().ok_or_else(|| NliError::Inference {
+                model: name.clone(),
+                message: "no hidden states".into(),
+            })?;
+            let cls = last
+                .narrow(1, 0, 1)
+                .and_then(|t| t.squeeze(1))
+                .map_err(&e)?;
+            let logits = self
+                .head
+                .forward(&cls)
+                .and_then(|t| t.to_dtype(candle_core::DType::F32))
+                .map_err(&e)?;
+            let rows: Vec<Vec<f32>> = logits.to_vec2().map_err(&e)?;
+            out.push((idx, rows));
+        }
+        let logits = scatter(inputs.len(), out);
+        let probs = logits.iter().map(|l| softmax(l)).collect();
+        Ok(Predictions {
+            logits,
+            probs,
+            truncated,
+        })
+    }
+}
+
+/// Softmax in f64 for stability, returned as f32.
+pub(crate) fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+    let exps: Vec<f64> = logits.iter().map(|&l| (l as f64 - max).exp()).collect();
+    let sum: f64 = exps.iter().sum();
+    exps.iter().map(|x| (x / sum) as f32).collect()
+}
+
+/// Number of classes: `id2label`'s size, else `num_labels`, else 2 (transformers' default).
+fn num_labels(raw: &serde_json::Value) -> usize {
+    if let Some(n) = raw
+        .get("id2label")
+        .and_then(|m| m.as_object())
+        .map(|m| m.len())
+    {
+        if n > 0 {
+            return n;
+        }
+    }
+    if let Some(n) = raw.get("num_labels").and_then(|n| n.as_u64()) {
+        return n as usize;
+    }
+    2
+}

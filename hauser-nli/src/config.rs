@@ -1,0 +1,90 @@
+//! The subset of a transformers `config.json` this crate reads.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{NliError, Result};
+
+/// Fields shared by the supported architectures; names follow transformers.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelConfig {
+    /// `bert`, `roberta`, `xlm-roberta`, `distilbert`, `deberta-v2`, `gpt2`...
+    #[serde(default)]
+    pub model_type: String,
+    /// Hidden size (BERT family, DeBERTa).
+    #[serde(default, alias = "dim", alias = "n_embd")]
+    pub hidden_size: usize,
+    /// Number of layers.
+    #[serde(default, alias = "n_layers", alias = "n_layer")]
+    pub num_hidden_layers: usize,
+    /// Attention heads.
+    #[serde(default, alias = "n_heads", alias = "n_head")]
+    pub num_attention_heads: usize,
+    /// Feed-forward size.
+    #[serde(default, alias = "hidden_dim", alias = "n_inner")]
+    pub intermediate_size: Option<usize>,
+    /// Activation name (`gelu`, `gelu_new`, `relu`...).
+    #[serde(default, alias = "activation", alias = "activation_function")]
+    pub hidden_act: Option<String>,
+    /// Largest position.
+    #[serde(default, alias = "n_positions")]
+    pub max_position_embeddings: usize,
+    /// Number of token types (segments).
+    #[serde(default)]
+    pub type_vocab_size: Option<usize>,
+    /// Layer-norm epsilon.
+    #[serde(default, alias = "layer_norm_epsilon")]
+    pub layer_norm_eps: Option<f64>,
+    /// Padding token id.
+    #[serde(default)]
+    pub pad_token_id: Option<u32>,
+    /// Vocabulary size.
+    #[serde(default)]
+    pub vocab_size: usize,
+    /// Label names by class index.
+    #[serde(default)]
+    pub id2label: BTreeMap<String, String>,
+    /// Model classes the checkpoint was saved from.
+    #[serde(default)]
+    pub architectures: Vec<String>,
+}
+
+impl ModelConfig {
+    /// Reads and parses `config.json`.
+    ///
+    /// # Errors
+    /// [`NliError::Io`] or [`NliError::Config`] naming the model and file.
+    pub fn load(model: &str, path: &Path) -> Result<(Self, serde_json::Value)> {
+        let text = std::fs::read_to_string(path).map_err(|source| NliError::Io {
+            model: model.into(),
+            path: path.into(),
+            source,
+        })?;
+        let bad = |message: String| NliError::Config {
+            model: model.into(),
+            path: path.into(),
+            message,
+        };
+        let raw: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let cfg: ModelConfig =
+            serde_json::from_value(raw.clone()).map_err(|e| bad(e.to_string()))?;
+        if cfg.model_type.is_empty() {
+            return Err(bad("no model_type".into()));
+        }
+        Ok((cfg, raw))
+    }
+
+    /// Labels in class-index order; `LABEL_i` for indices the map lacks.
+    pub fn labels(&self, num_labels: usize) -> Vec<String> {
+        (0..num_labels)
+            .map(|i| {
+                self.id2label
+                    .get(&i.to_string())
+                    .cloned()
+                    .unwrap_or_else(|| format!("LABEL_{i}"))
+            })
+            .collect()
+    }
+}

