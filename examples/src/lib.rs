@@ -10,6 +10,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod embed;
 pub mod error;
 pub mod input;
 pub mod output;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::score;
+use hauser_cli::{embed, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Score simile candidates on the HAUSER criteria and rerank them (JSONL out).
     Score(score::ScoreArgs),
+    /// Mean-pooled sentence embeddings of each input line (one JSON array per line).
+    Embed(embed::EmbedArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let result = match &cli.command {
         Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
+        Command::Embed(args) => embed::run(args, &mut stderr).map(|_| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

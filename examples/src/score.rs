@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use hauser_core::{
-    Criterion, Evaluator, InformativenessScorer, MissingPart, QualityWeights, RankSumReranker,
-    Scorer,
+    render_signatures, Criterion, Evaluator, InformativenessScorer, MissingPart, QualityWeights,
+    RankSumReranker, Scorer,
 };
 
 use crate::error::CliError;
@@ -38,6 +38,26 @@ pub struct ScoreArgs {
     /// Groups scored per batch (neural scorers batch across the groups of one batch).
     #[arg(long, default_value_t = 256)]
     pub chunk: usize,
+    /// NLI model for logical consistency: a hub id (`org/name[@revision]`, through the hub
+    /// cache; honours HF_HOME and HF_HUB_OFFLINE) or a local directory. HAUSER used
+    /// `mujeensung/roberta-base_mnli_bc`.
+    #[arg(long, value_name = "MODEL")]
+    pub nli: Option<String>,
+    /// The NLI model's class names in order, comma-separated, replacing a `LABEL_0`-style
+    /// id2label (e.g. `entailment,neutral,contradiction`).
+    #[arg(long, value_name = "LABELS")]
+    pub nli_labels: Option<String>,
+    /// NLI input: the pair (literal, simile), or `concat` for `literal + " " + simile` as one
+    /// sequence, as the original implementation does.
+    #[arg(long, default_value = "pair", value_parser = ["pair", "concat"])]
+    pub nli_input: String,
+    /// Sentiment model for sentiment consistency (hub id or directory). HAUSER used
+    /// `distilbert-base-uncased-finetuned-sst-2-english`.
+    #[arg(long, value_name = "MODEL")]
+    pub sentiment: Option<String>,
+    /// Inputs per forward pass of the neural scorers (batches span groups).
+    #[arg(long, default_value_t = 32)]
+    pub nli_batch_size: usize,
 }
 
 /// `--missing-part` values.
@@ -62,26 +82,52 @@ pub struct ScoreSummary {
 pub type ScorerSet = (Vec<Box<dyn Scorer>>, Vec<(Criterion, String)>);
 
 /// Builds the scorers the options allow; criteria that cannot run are listed with the reason.
-pub fn build_scorers(_args: &ScoreArgs) -> Result<ScorerSet, CliError> {
-    let scorers: Vec<Box<dyn Scorer>> = vec![Box::new(InformativenessScorer)];
-    let unavailable = vec![
+pub fn build_scorers(args: &ScoreArgs) -> Result<ScorerSet, CliError> {
+    let mut scorers: Vec<Box<dyn Scorer>> = vec![Box::new(InformativenessScorer)];
+    let mut unavailable = vec![
         (
             Criterion::Relevance,
             "no knowledge base support in this build".to_string(),
-        ),
-        (
-            Criterion::LogicalConsistency,
-            "no NLI model support in this build".to_string(),
-        ),
-        (
-            Criterion::SentimentConsistency,
-            "no sentiment model support in this build".to_string(),
         ),
         (
             Criterion::Creativity,
             "no knowledge base support in this build".to_string(),
         ),
     ];
+    let nli_opts = hauser_nli::LoadOptions {
+        batching: hauser_nli::Batching {
+            batch_size: args.nli_batch_size.max(1),
+            bucketed: true,
+        },
+        ..Default::default()
+    };
+    match &args.nli {
+        Some(spec) => {
+            let labels = args
+                .nli_labels
+                .as_deref()
+                .map(|l| l.split(',').map(|x| x.trim().to_string()).collect());
+            let input = hauser_nli::NliInput::parse(&args.nli_input).unwrap_or_default();
+            let src = hauser_nli::ModelSource::parse(spec);
+            let s = hauser_nli::LogicalConsistency::from_model(&src, &nli_opts, labels, input)?;
+            scorers.push(Box::new(s));
+        }
+        None => unavailable.push((
+            Criterion::LogicalConsistency,
+            "no --nli model given".to_string(),
+        )),
+    }
+    match &args.sentiment {
+        Some(spec) => {
+            let src = hauser_nli::ModelSource::parse(spec);
+            let s = hauser_nli::SentimentConsistency::from_model(&src, &nli_opts)?;
+            scorers.push(Box::new(s));
+        }
+        None => unavailable.push((
+            Criterion::SentimentConsistency,
+            "no --sentiment model given".to_string(),
+        )),
+    }
     Ok((scorers, unavailable))
 }
 
@@ -120,7 +166,7 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     }
 
     let input = open_input(&args.input)?;
-    let signature = evaluator.signature().to_string();
+    let signature = render_signatures(&evaluator.signatures());
     let pb = progress::bar(input.total, "scoring groups");
     let mut summary = ScoreSummary::default();
     let mut skipped: BTreeMap<String, (usize, String)> = BTreeMap::new();
