@@ -7,6 +7,18 @@
 //! Models come from a local directory or the Hugging Face hub ([`ModelSource`]); weights are
 //! `model.safetensors` (memory-mapped) or `pytorch_model.bin`.
 //!
+//! ## Parity
+//! Tested against transformers 5.23.0 / torch 2.15.0 (tokenizers 0.23.3) on tiny random-weight
+//! models of every architecture (`tools/gen_tiny_models.py`, fixtures in `tests/fixtures/`):
+//! logits, per-layer hidden states and GPT-2 token log-probabilities agree within 1e-4 absolute
+//! (observed differences are below 1e-6) for single inputs, pairs, truncated pairs and padded
+//! mixed-length batches; all-MiniLM-L6-v2 embeddings agree with sentence-transformers 6.2.0
+//! within 1e-4 on 24 sentences.
+//!
+//! ## Layers
+//! BERT-family encoders expose every layer (embedding output first); DistilBERT and DeBERTa-v2
+//! reuse candle-transformers' models, which return only the last layer.
+//!
 //! ```
 //! use hauser_nli::{Batching, ModelSource};
 //! // Length-bucketed batching: longest inputs first, results restored to input order.

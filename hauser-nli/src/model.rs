@@ -131,13 +131,19 @@ impl TransformerModel {
                 let c: distilbert::Config =
                     serde_json::from_value(raw_config.clone()).map_err(cerr)?;
                 let m = distilbert::DistilBertModel::load(base, &c).map_err(werr)?;
-                (Backbone::DistilBert(Box::new(m)), config.max_position_embeddings)
+                (
+                    Backbone::DistilBert(Box::new(m)),
+                    config.max_position_embeddings,
+                )
             }
             "deberta-v2" => {
                 let c: debertav2::Config =
                     serde_json::from_value(raw_config.clone()).map_err(cerr)?;
                 let m = debertav2::DebertaV2Model::load(base, &c).map_err(werr)?;
-                (Backbone::Deberta(Box::new(m)), config.max_position_embeddings)
+                (
+                    Backbone::Deberta(Box::new(m)),
+                    config.max_position_embeddings,
+                )
             }
             _ => {
                 let m = BertEncoder::load(base, &config, roberta).map_err(werr)?;
@@ -176,6 +182,14 @@ impl TransformerModel {
     /// `model_type` from the config.
     pub fn model_type(&self) -> &str {
         &self.config.model_type
+    }
+
+    /// The weights file name (`model.safetensors` or `pytorch_model.bin`).
+    pub fn weights_file(&self) -> String {
+        self.weights
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     /// The tokenizer.

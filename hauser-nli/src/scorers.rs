@@ -46,6 +46,7 @@ fn classifier_signature(name: &str, c: &SequenceClassifier) -> Signature {
         .with("arch", m.model_type())
         .with("tokenizer", &m.text_encoder().origin)
         .with("max_len", m.text_encoder().max_len())
+        .with("weights", m.weights_file())
 }
 
 /// Per-group errors from one failure shared by every group.

@@ -62,6 +62,9 @@ pub fn max_diff(ours: &[f32], theirs: &[f64]) -> f64 {
 
 pub fn assert_close(what: &str, ours: &[f32], theirs: &[f64]) {
     let d = max_diff(ours, theirs);
+    if std::env::var_os("HAUSER_NLI_PRINT_DIFF").is_some() {
+        eprintln!("DIFF {d:.3e} {what}");
+    }
     assert!(
         d <= TOL,
         "{what}: max abs diff {d:e} > {TOL:e}\nours:   {ours:?}\ntheirs: {theirs:?}"

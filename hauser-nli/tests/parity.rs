@@ -139,3 +139,29 @@ fn hidden_states_of_every_layer_match() {
         }
     }
 }
+
+#[test]
+fn repeated_runs_are_bit_identical_and_types_are_send_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<SequenceClassifier>();
+    send_sync::<Embedder>();
+    send_sync::<hauser_nli::CausalLm>();
+    send_sync::<hauser_nli::LogicalConsistency>();
+    send_sync::<hauser_nli::SentimentConsistency>();
+    let c = SequenceClassifier::load(&source("roberta"), &opts(2)).unwrap();
+    let inputs = [
+        ("a b c d e", None),
+        ("x", Some("y z")),
+        ("the boy ran", None),
+    ];
+    let first = c.predict(&inputs).unwrap();
+    // From several threads at once, as the pipeline may call scorers.
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..3)
+            .map(|_| s.spawn(|| c.predict(&inputs).unwrap()))
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), first);
+        }
+    });
+}
