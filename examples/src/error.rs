@@ -32,6 +32,9 @@ pub enum CliError {
     /// A library error.
     #[error(transparent)]
     Core(#[from] hauser_core::CoreError),
+    /// A knowledge-base error (ingestion, corrupt index...).
+    #[error(transparent)]
+    Kb(#[from] hauser_kb::KbError),
     /// A model could not be loaded or run.
     #[error(transparent)]
     Model(#[from] hauser_nli::NliError),

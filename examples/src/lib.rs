@@ -13,6 +13,7 @@
 pub mod embed;
 pub mod error;
 pub mod input;
+pub mod kb;
 pub mod output;
 pub mod progress;
 pub mod score;

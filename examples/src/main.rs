@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, score};
+use hauser_cli::{embed, kb, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -23,6 +23,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Mean-pooled sentence embeddings of each input line (one JSON array per line).
     Embed(embed::EmbedArgs),
+    /// Build, inspect and query simile knowledge bases.
+    Kb(kb::KbArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +33,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
         Command::Embed(args) => embed::run(args, &mut stderr).map(|_| true),
+        Command::Kb(args) => {
+            kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -38,6 +38,9 @@ pub struct ScoreArgs {
     /// Groups scored per batch (neural scorers batch across the groups of one batch).
     #[arg(long, default_value_t = 256)]
     pub chunk: usize,
+    /// Knowledge-base index (from `hauser kb build`) for relevance and creativity.
+    #[arg(long, value_name = "INDEX")]
+    pub kb: Option<PathBuf>,
     /// NLI model for logical consistency: a hub id (`org/name[@revision]`, through the hub
     /// cache; honours HF_HOME and HF_HUB_OFFLINE) or a local directory. HAUSER used
     /// `mujeensung/roberta-base_mnli_bc`.
@@ -84,16 +87,8 @@ pub type ScorerSet = (Vec<Box<dyn Scorer>>, Vec<(Criterion, String)>);
 /// Builds the scorers the options allow; criteria that cannot run are listed with the reason.
 pub fn build_scorers(args: &ScoreArgs) -> Result<ScorerSet, CliError> {
     let mut scorers: Vec<Box<dyn Scorer>> = vec![Box::new(InformativenessScorer)];
-    let mut unavailable = vec![
-        (
-            Criterion::Relevance,
-            "no knowledge base support in this build".to_string(),
-        ),
-        (
-            Criterion::Creativity,
-            "no knowledge base support in this build".to_string(),
-        ),
-    ];
+    let mut unavailable = Vec::new();
+    crate::kb::add_kb_scorers(args.kb.as_deref(), &mut scorers, &mut unavailable)?;
     let nli_opts = hauser_nli::LoadOptions {
         batching: hauser_nli::Batching {
             batch_size: args.nli_batch_size.max(1),

@@ -446,6 +446,19 @@ impl Kb {
             .collect()
     }
 
+    /// The topic and vehicle of the `index`-th (topic, vehicle) pair in key order, if any.
+    pub fn pair_keys(&self, index: usize) -> Option<(String, String)> {
+        if index >= self.header.n_pairs as usize {
+            return None;
+        }
+        let b = self.payload();
+        let off = at(self.layout.pairs, index, PAIR_REC);
+        Some((
+            self.string(rd_u32(b, off)),
+            self.string(rd_u32(b, off.saturating_add(4))),
+        ))
+    }
+
     /// Every triplet as (topic, property, vehicle, n, n * P), grouped by (topic, vehicle).
     pub fn triplets(&self) -> impl Iterator<Item = (String, String, String, f64, f64)> + '_ {
         let b = self.payload();
