@@ -9,5 +9,10 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "neural")]
+pub mod neural;
+pub mod stats;
+pub mod text;
+
 /// Crate version, used in signatures.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

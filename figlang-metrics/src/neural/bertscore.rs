@@ -1,0 +1,232 @@
+//! BERTScore (Zhang et al., 2020), compatible with the `bert_score` package 0.3.13:
+//! greedy matching of contextual token embeddings of one layer, optional IDF weights from the
+//! references, special tokens weighted 0, maximum over several references, optional baseline
+//! rescaling.
+
+use hauser_core::Signature;
+use hauser_nli::Embedder;
+
+use crate::neural::error::{NeuralError, NeuralResult};
+use crate::neural::greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
+
+/// `bert_score`'s default layer for common models (its `model2layers` table).
+pub const DEFAULT_LAYERS: &[(&str, usize)] = &[
+    ("bert-base-uncased", 9),
+    ("bert-large-uncased", 18),
+    ("bert-base-multilingual-cased", 9),
+    ("roberta-base", 10),
+    ("roberta-large", 17),
+    ("roberta-large-mnli", 19),
+    ("distilroberta-base", 5),
+    ("distilbert-base-uncased", 5),
+    ("xlm-roberta-base", 9),
+    ("xlm-roberta-large", 17),
+    ("albert-base-v2", 9),
+    ("microsoft/deberta-base", 9),
+    ("microsoft/deberta-base-mnli", 9),
+    ("microsoft/deberta-large", 16),
+    ("microsoft/deberta-large-mnli", 18),
+    ("microsoft/deberta-xlarge-mnli", 40),
+];
+
+/// The default layer of `model_id`, if `bert_score` has one.
+pub fn default_layer(model_id: &str) -> Option<usize> {
+    DEFAULT_LAYERS
+        .iter()
+        .find(|(m, _)| *m == model_id)
+        .map(|&(_, l)| l)
+}
+
+/// Options of [`BertScore`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BertScoreOptions {
+    /// Hidden-state layer (0 = embedding output); `None` = the package's default for the model.
+    pub layer: Option<usize>,
+    /// Weight tokens by IDF computed from the references.
+    pub idf: bool,
+    /// Rescale with this baseline (and record its file in the signature).
+    pub baseline: Option<(String, Baseline)>,
+    /// `bert_score`'s batch size (64 by default): pairs are matched in batches of this size and
+    /// padding inside a batch takes part in the maxima with similarity 0 (see
+    /// [`greedy_match`]); keep it equal to the reference run's for exact parity.
+    pub batch_size: usize,
+}
+
+impl Default for BertScoreOptions {
+    fn default() -> Self {
+        Self {
+            layer: None,
+            idf: false,
+            baseline: None,
+            batch_size: 64,
+        }
+    }
+}
+
+/// A BERTScore metric bound to one encoder.
+#[derive(Debug)]
+pub struct BertScore {
+    embedder: Embedder,
+    model_id: String,
+    layer: usize,
+    cls: u32,
+    sep: u32,
+    prefix_space: bool,
+    options: BertScoreOptions,
+}
+
+impl BertScore {
+    /// Binds the metric to an encoder; `model_id` names it in signatures and selects the
+    /// default layer.
+    ///
+    /// # Errors
+    /// [`NeuralError::NoDefaultLayer`] when no layer is given and none is known; tokenizer
+    /// failures.
+    pub fn new(
+        embedder: Embedder,
+        model_id: &str,
+        options: BertScoreOptions,
+    ) -> NeuralResult<Self> {
+        let layer = match options.layer.or_else(|| default_layer(model_id)) {
+            Some(l) => l,
+            None => return Err(NeuralError::NoDefaultLayer(model_id.to_string())),
+        };
+        // The ids of an empty sentence are exactly the special tokens around it.
+        let empty = embedder.model().text_encoder().encode("", None)?;
+        let (cls, sep) = match empty.ids[..] {
+            [cls, sep] => (cls, sep),
+            _ => {
+                return Err(NeuralError::Input(format!(
+                "model {model_id}: expected two special tokens around an empty sentence, got {:?}",
+                empty.ids
+            )))
+            }
+        };
+        // bert_score encodes with add_prefix_space=True for RoBERTa's byte-level BPE.
+        let prefix_space = embedder.model().model_type() == "roberta";
+        Ok(Self {
+            embedder,
+            model_id: model_id.to_string(),
+            layer,
+            cls,
+            sep,
+            prefix_space,
+            options,
+        })
+    }
+
+    /// The layer in use.
+    pub fn layer(&self) -> usize {
+        self.layer
+    }
+
+    /// The reproducibility signature, e.g.
+    /// `bertscore|model:roberta-large|rev:main|layer:17|idf:no|rescaled:no|version:0.1.0`.
+    pub fn signature(&self) -> Signature {
+        let source = self.embedder.model().source();
+        Signature::new("bertscore", crate::VERSION)
+            .with("model", &self.model_id)
+            .with("rev", source.revision())
+            .with("layer", self.layer)
+            .with("idf", if self.options.idf { "yes" } else { "no" })
+            .with(
+                "rescaled",
+                self.options
+                    .baseline
+                    .as_ref()
+                    .map_or("no", |(p, _)| p.as_str()),
+            )
+            .with("batch", self.options.batch_size)
+    }
+
+    fn prepare(&self, text: &str) -> String {
+        let t = text.trim();
+        if self.prefix_space && !t.is_empty() {
+            format!(" {t}")
+        } else {
+            t.to_string()
+        }
+    }
+
+    /// Scores every candidate against its references (maximum over references, element-wise
+    /// for P, R and F1, as the package does).
+    ///
+    /// # Errors
+    /// A candidate without references, a length mismatch, or model failures.
+    pub fn score(&self, candidates: &[&str], references: &[Vec<&str>]) -> NeuralResult<Vec<Prf>> {
+        if candidates.len() != references.len() {
+            return Err(NeuralError::Input(format!(
+                "{} candidates but {} reference lists",
+                candidates.len(),
+                references.len()
+            )));
+        }
+        if let Some(i) = references.iter().position(Vec::is_empty) {
+            return Err(NeuralError::Input(format!(
+                "candidate {i} has no reference"
+            )));
+        }
+        // Flattened pairs, in the package's order.
+        let pairs: Vec<(usize, &str, &str)> = candidates
+            .iter()
+            .zip(references)
+            .enumerate()
+            .flat_map(|(i, (c, refs))| refs.iter().map(move |r| (i, *c, *r)))
+            .collect();
+
+        let mut unique: Vec<String> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for text in pairs.iter().flat_map(|(_, c, r)| [*c, *r]) {
+            let prepared = self.prepare(text);
+            if !index.contains_key(&prepared) {
+                index.insert(prepared.clone(), unique.len());
+                unique.push(prepared);
+            }
+        }
+        let inputs: Vec<(&str, Option<&str>)> = unique.iter().map(|s| (s.as_str(), None)).collect();
+        let states = self
+            .embedder
+            .token_states(&inputs, Some(self.layer as isize))?;
+        let slot = |text: &str| index[&self.prepare(text)];
+
+        let idf = self.options.idf.then(|| {
+            Idf::from_references(pairs.iter().map(|(_, _, r)| states.ids[slot(r)].as_slice()))
+        });
+        let sides: Vec<Side> = (0..unique.len())
+            .map(|k| {
+                let weights = token_weights(&states.ids[k], idf.as_ref(), self.cls, self.sep);
+                Side::new(states.states[k].clone(), weights)
+            })
+            .collect();
+
+        let mut best: Vec<Option<Prf>> = vec![None; candidates.len()];
+        for batch in pairs.chunks(self.options.batch_size.max(1)) {
+            let len = |t: &str| sides[slot(t)].weights.len();
+            let max_hyp = batch.iter().map(|(_, c, _)| len(c)).max().unwrap_or(0);
+            let max_ref = batch.iter().map(|(_, _, r)| len(r)).max().unwrap_or(0);
+            for &(i, c, r) in batch {
+                let s = greedy_match(
+                    &sides[slot(c)],
+                    &sides[slot(r)],
+                    len(c) < max_hyp,
+                    len(r) < max_ref,
+                );
+                best[i] = Some(best[i].map_or(s, |b| b.max(s)));
+            }
+        }
+        Ok(best
+            .into_iter()
+            .map(|s| {
+                let s = s.unwrap_or(Prf {
+                    precision: 0.0,
+                    recall: 0.0,
+                    f1: 0.0,
+                });
+                match &self.options.baseline {
+                    Some((_, b)) => b.rescale(s),
+                    None => s,
+                }
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,27 @@
+//! Neural metrics on the `hauser-nli` engine: BERTScore, perplexity fluency and style
+//! strength, each also a `hauser_core::Scorer`.
+//!
+//! ```no_run
+//! use figlang_metrics::neural::{BertScore, BertScoreOptions};
+//! use hauser_nli::{Embedder, LoadOptions, ModelSource};
+//!
+//! let source = ModelSource::parse("roberta-large");
+//! let embedder = Embedder::load(&source, &LoadOptions::default())?;
+//! let metric = BertScore::new(embedder, "roberta-large", BertScoreOptions::default())?;
+//! let scores = metric.score(&["He ran like the wind."], &[vec!["He ran very fast."]])?;
+//! println!("{} {}", scores[0].f1, metric.signature());
+//! # Ok::<(), figlang_metrics::neural::NeuralError>(())
+//! ```
+
+mod bertscore;
+mod error;
+mod greedy;
+mod perplexity;
+mod scorers;
+mod style;
+
+pub use bertscore::{default_layer, BertScore, BertScoreOptions, DEFAULT_LAYERS};
+pub use error::{NeuralError, NeuralResult};
+pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
+pub use perplexity::{BosMode, Perplexity};
+pub use style::StyleStrength;
