@@ -104,3 +104,61 @@ fn creativity_from_spgc_kb_correlates_with_human_creativity() {
 
 const PEARSON_FLOOR: f64 = 0.47;
 const SPEARMAN_FLOOR: f64 = 0.47;
+
+/// Parity with the reference method: tools/kb_pandas_ref.py re-runs the HAUSER scorers' pandas
+/// filters on a DataFrame built from the same SPGC rows; every raw score must agree to 1e-12.
+#[test]
+fn raw_scores_match_the_pandas_reference_on_the_150_similes() {
+    let data = shared_data();
+    let kb_src = data.join("simile-kb/SPGC_parsed.tsv");
+    if !kb_src.exists() {
+        eprintln!(
+            "skipping: {} not found (reference data absent)",
+            kb_src.display()
+        );
+        return;
+    }
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/kb_reference_scores.json"))
+            .expect("fixture JSON");
+    let mut builder = KbBuilder::new(Normalizer::Reference);
+    ingest_path(
+        &kb_src,
+        InputFormat::SimileTsv,
+        &mut builder,
+        IngestOptions::default(),
+        None,
+    )
+    .expect("ingest");
+    let kb = Arc::new(builder.build_in_memory().expect("build"));
+    let (rel, cre) = (RelevanceScorer::new(kb.clone()), CreativityScorer::new(kb));
+    let scores = fixture["scores"].as_array().expect("scores");
+    assert_eq!(scores.len(), 150);
+    let same = |a: f64, b: f64| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12;
+    let mut nonzero = 0;
+    for s in scores {
+        let comps =
+            parse_components_literal(s["components"].as_str().expect("literal")).expect("parse");
+        let want_r = s["relevance_raw"].as_f64().unwrap_or(f64::NAN);
+        let want_c = s["creativity_raw"].as_f64().unwrap_or(f64::NAN);
+        let got_c = cre.raw(&comps);
+        // The reference maps NaN to 0 before its logarithm; -ln(1 + 0) = 0.
+        let got_c = if got_c.is_nan() { 0.0 } else { got_c };
+        assert!(
+            same(rel.raw(&comps), want_r),
+            "relevance of {comps:?}: {} vs {want_r}",
+            rel.raw(&comps)
+        );
+        assert!(
+            same(got_c, want_c),
+            "creativity of {comps:?}: {got_c} vs {want_c}"
+        );
+        if want_r > 0.0 {
+            nonzero += 1;
+        }
+    }
+    assert!(
+        nonzero > 5,
+        "the fixture exercises matching pairs ({nonzero})"
+    );
+}
