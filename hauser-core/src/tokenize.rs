@@ -1,133 +1,219 @@
-//! Word tokenisation in the style of NLTK's `word_tokenize` (Penn Treebank conventions).
+//! Word tokenisation: a port of NLTK's `NLTKWordTokenizer` (the improved Penn Treebank
+//! tokenizer that `nltk.word_tokenize` applies to each sentence).
 //!
-//! HAUSER counts informativeness in NLTK word tokens. This tokenizer follows the Treebank
-//! conventions that matter for short phrases: punctuation is split off, clitics (`'s`, `n't`,
-//! `'ll`, ...) become tokens of their own, and numbers keep their decimal point and thousands
-//! separators.
+//! The rules run in NLTK's order (starting quotes, punctuation, brackets, dashes, ending quotes,
+//! contractions) on the same text, so the output is token for token NLTK's (checked by golden
+//! tests against NLTK 3.10.4, `hauser-core/tests/fixtures/treebank_nltk.json`). NLTK's patterns
+//! with look-around, which the `regex` crate does not support, are implemented as hand-written
+//! scans with the same semantics.
+//!
+//! This tokenizer does not split sentences: `nltk.word_tokenize` first applies the Punkt
+//! sentence splitter, which lives in `figlang-metrics` (it needs a trained model). For one
+//! sentence without an inner sentence boundary both give the same tokens.
 
-/// Splits `text` into Treebank-style word tokens.
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Splits `text` into NLTK Treebank word tokens (no sentence splitting, see the module docs).
 ///
 /// ```
 /// use hauser_core::tokenize::word_tokenize;
 /// assert_eq!(word_tokenize("a child's toy, isn't it?"),
 ///            vec!["a", "child", "'s", "toy", ",", "is", "n't", "it", "?"]);
+/// assert_eq!(word_tokenize("\"Cannot\" he said."), vec!["``", "Can", "not", "''", "he", "said", "."]);
 /// ```
 pub fn word_tokenize(text: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    for chunk in text.split_whitespace() {
-        split_chunk(chunk, &mut tokens);
-    }
-    tokens
+    treebank_string(text)
+        .split(is_python_space)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
-const CLITICS: [&str; 7] = ["n't", "'s", "'m", "'d", "'ll", "'re", "'ve"];
+/// Python's `str.isspace` (what `str.split()` splits on): Unicode White_Space plus the ASCII
+/// information separators U+001C..U+001F.
+pub fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
 
-fn split_chunk(chunk: &str, out: &mut Vec<String>) {
-    let chars: Vec<char> = chunk.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphanumeric() {
-            let start = i;
-            while i < chars.len() && word_char(&chars, i) {
-                i += 1;
+struct Rule {
+    re: Regex,
+    rep: &'static str,
+}
+
+fn rule(pattern: &str, rep: &'static str) -> Rule {
+    Rule {
+        re: Regex::new(pattern).expect("static tokenizer pattern compiles"),
+        rep,
+    }
+}
+
+struct Rules {
+    starting: Vec<Rule>,
+    punctuation: Vec<Rule>,
+    parens: Rule,
+    dashes: Rule,
+    ending: Vec<Rule>,
+    contractions: Vec<Rule>,
+    word_char: Regex,
+}
+
+static RULES: LazyLock<Rules> = LazyLock::new(|| Rules {
+    starting: vec![
+        rule("([«“‘„]|[`]+)", " $1 "),
+        rule("^\"", "``"),
+        rule("(``)", " $1 "),
+        rule(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
+    ],
+    punctuation: vec![
+        rule(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
+        rule(r"([:,])([^\d])", " $1 $2"),
+        rule(r"([:,])$", " $1 "),
+        rule(r"\.{2,}", " $0 "),
+        rule(r"[;@#$%&]", " $0 "),
+        rule(r"[\u2012-\u2015]", " $0 "),
+        rule(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
+        rule(r"[?!]", " $0 "),
+        rule(r"([^'])' ", "$1 ' "),
+        rule(r"[*]", " $0 "),
+    ],
+    parens: rule(r"[\]\[(){}<>]", " $0 "),
+    dashes: rule("--", " -- "),
+    ending: vec![
+        rule("([»”’])", " $1 "),
+        rule("''", " '' "),
+        rule("\"", " '' "),
+        rule(r"\s+", " "),
+        rule(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
+        rule(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
+    ],
+    contractions: vec![
+        rule(r"(?i)\b(can)(not)\b", " $1 $2 "),
+        rule(r"(?i)\b(d)('ye)\b", " $1 $2 "),
+        rule(r"(?i)\b(gim)(me)\b", " $1 $2 "),
+        rule(r"(?i)\b(gon)(na)\b", " $1 $2 "),
+        rule(r"(?i)\b(got)(ta)\b", " $1 $2 "),
+        rule(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+        rule(r"(?i)\b(more)('n)\b", " $1 $2 "),
+        // NLTK: `\b(wan)(na)(?=\s)`; the whitespace is consumed and put back.
+        rule(r"(?i)\b(wan)(na)(\s)", " $1 $2 $3"),
+        rule(r"(?i) ('t)(is)\b", " $1 $2 "),
+        rule(r"(?i) ('t)(was)\b", " $1 $2 "),
+    ],
+    word_char: Regex::new(r"^\w").expect("static pattern compiles"),
+});
+
+fn apply(text: String, r: &Rule) -> String {
+    match r.re.replace_all(&text, r.rep) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(s) => s,
+    }
+}
+
+/// The tokenized text as NLTK builds it before its final `split()`.
+fn treebank_string(text: &str) -> String {
+    let rules = &*RULES;
+    let mut t = text.to_string();
+    for r in &rules.starting {
+        t = apply(t, r);
+    }
+    t = opening_single_quotes(&t, &rules.word_char);
+    for r in &rules.punctuation {
+        t = apply(t, r);
+    }
+    t = apply(t, &rules.parens);
+    t = apply(t, &rules.dashes);
+    t = format!(" {t} ");
+    for r in &rules.ending {
+        t = apply(t, r);
+    }
+    for r in &rules.contractions {
+        t = apply(t, r);
+    }
+    t
+}
+
+/// NLTK's `(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)` -> `' `: an apostrophe opening a
+/// word (not a clitic) is split from it.
+fn opening_single_quotes(text: &str, word_char: &Regex) -> String {
+    if !text.contains('\'') {
+        return text.to_string();
+    }
+    let is_word = |s: &str| word_char.is_match(s);
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev_is_word = false;
+    for (i, c) in text.char_indices() {
+        out.push(c);
+        if c == '\'' && !prev_is_word {
+            let rest = &text[i + 1..];
+            if is_word(rest) && !starts_with_clitic(rest, &is_word) {
+                out.push(' ');
             }
-            let word: String = chars[start..i].iter().collect();
-            push_word(word, out);
-        } else if c == '.' && chars[i..].iter().all(|&d| d == '.') && chars.len() - i >= 3 {
-            out.push(chars[i..].iter().collect());
-            i = chars.len();
-        } else if c == '-' && chars.get(i + 1) == Some(&'-') {
-            out.push("--".into());
-            i += 2;
-        } else if c == '\'' && starts_clitic(&chars[i..]) {
-            let len = clitic_len(&chars[i..]);
-            out.push(chars[i..i + len].iter().collect());
-            i += len;
-        } else {
-            out.push(quote_token(c, out.is_empty()));
-            i += 1;
         }
+        prev_is_word = is_word(&text[i..]);
     }
+    out
 }
 
-/// Letters, digits, and inner `' - . ,` joining two word characters (e.g. "o'clock", "well-known",
-/// "3.14", "1,000") stay in one token, except a clitic apostrophe.
-fn word_char(chars: &[char], i: usize) -> bool {
-    let c = chars[i];
-    if c.is_alphanumeric() {
-        return true;
-    }
-    let prev = i.checked_sub(1).map(|p| chars[p]);
-    let next = chars.get(i + 1).copied();
-    match c {
-        '-' => prev.is_some_and(char::is_alphanumeric) && next.is_some_and(char::is_alphanumeric),
-        '.' | ',' => {
-            prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit())
+fn starts_with_clitic(rest: &str, is_word: &dyn Fn(&str) -> bool) -> bool {
+    const CLITICS: [&str; 8] = ["re", "ve", "ll", "m", "t", "s", "d", "n"];
+    CLITICS.iter().any(|cl| {
+        let mut chars = rest.char_indices();
+        for want in cl.chars() {
+            match chars.next() {
+                Some((_, got)) if caseless_eq(got, want) => {}
+                _ => return false,
+            }
         }
-        '\'' => {
-            !starts_clitic(&chars[i..])
-                && prev.is_some_and(char::is_alphabetic)
-                && next.is_some_and(char::is_alphabetic)
+        match chars.next() {
+            None => true,
+            Some((j, _)) => !is_word(&rest[j..]),
         }
-        _ => false,
-    }
+    })
 }
 
-fn starts_clitic(rest: &[char]) -> bool {
-    clitic_len(rest) > 0
-}
-
-fn clitic_len(rest: &[char]) -> usize {
-    for clitic in CLITICS.iter().filter(|c| c.starts_with('\'')) {
-        let n = clitic.chars().count();
-        if rest.len() >= n
-            && rest[..n]
-                .iter()
-                .zip(clitic.chars())
-                .all(|(a, b)| a.eq_ignore_ascii_case(&b))
-            && rest.get(n).is_none_or(|c| !c.is_alphanumeric())
-        {
-            return n;
-        }
-    }
-    0
-}
-
-fn push_word(word: String, out: &mut Vec<String>) {
-    let lower = word.to_lowercase();
-    if lower.len() > 3 && lower.ends_with("n't") {
-        let cut = word.len() - 3;
-        out.push(word[..cut].to_string());
-        out.push(word[cut..].to_string());
-    } else {
-        out.push(word);
-    }
-}
-
-fn quote_token(c: char, at_start: bool) -> String {
-    match c {
-        '"' if at_start => "``".into(),
-        '"' => "''".into(),
-        _ => c.to_string(),
-    }
+/// Case-insensitive match of `got` against a lowercase ASCII letter, with the Unicode simple
+/// case folds that Python's `regex` applies (`ſ` is an `s`, the Kelvin sign a `k`).
+fn caseless_eq(got: char, want: char) -> bool {
+    got.to_ascii_lowercase() == want || (want == 's' && got == 'ſ')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn tok(s: &str) -> Vec<String> {
+        word_tokenize(s)
+    }
+
     #[test]
-    fn splits_punctuation_and_clitics() {
-        assert_eq!(word_tokenize("a little boy"), vec!["a", "little", "boy"]);
-        assert_eq!(word_tokenize("the wind."), vec!["the", "wind", "."]);
-        assert_eq!(word_tokenize("don't"), vec!["do", "n't"]);
-        assert_eq!(word_tokenize("John's dog"), vec!["John", "'s", "dog"]);
+    fn treebank_conventions() {
+        assert_eq!(tok("a little boy"), vec!["a", "little", "boy"]);
+        assert_eq!(tok("the wind."), vec!["the", "wind", "."]);
+        assert_eq!(tok("don't"), vec!["do", "n't"]);
+        assert_eq!(tok("John's dog"), vec!["John", "'s", "dog"]);
+        assert_eq!(tok("a well-known 3.5"), vec!["a", "well-known", "3.5"]);
+        assert_eq!(tok("wait..."), vec!["wait", "..."]);
+        assert_eq!(tok(""), Vec::<String>::new());
         assert_eq!(
-            word_tokenize("a well-known 3.5"),
-            vec!["a", "well-known", "3.5"]
+            tok("'hello' she said"),
+            vec!["'", "hello", "'", "she", "said"]
         );
-        assert_eq!(word_tokenize("wait..."), vec!["wait", "..."]);
-        assert_eq!(word_tokenize(""), Vec::<String>::new());
+        assert_eq!(
+            tok("'tis gonna rain"),
+            vec!["'", "tis", "gon", "na", "rain"]
+        );
+        assert_eq!(tok("Mr. Smith paid $3.88 (roughly)."), {
+            vec![
+                "Mr.", "Smith", "paid", "$", "3.88", "(", "roughly", ")", ".",
+            ]
+        });
+    }
+
+    #[test]
+    fn python_whitespace_includes_information_separators() {
+        assert_eq!(tok("a\u{1f}b\u{a0}c"), vec!["a", "b", "c"]);
     }
 }

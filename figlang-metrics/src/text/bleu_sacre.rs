@@ -1,0 +1,315 @@
+//! Corpus and sentence BLEU compatible with sacreBLEU 2.4.3 (`BLEU.corpus_score`,
+//! `BLEU.sentence_score`): tokenizers 13a / intl / none, smoothing exp / floor / add-k / none,
+//! lowercasing, effective order. Scores are on sacreBLEU's 0-100 scale.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use hauser_core::Signature;
+
+use super::error::MetricError;
+use super::score::MetricScore;
+use super::tokenize::{py_split, SacreTokenizer};
+
+/// sacreBLEU's smoothing methods.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum SacreSmoothing {
+    /// No smoothing.
+    None,
+    /// Zero-match precisions become `value / total` (default value 0.1).
+    Floor(f64),
+    /// Add `k` to matches and totals of orders above one (default 1).
+    AddK(f64),
+    /// mteval-v13a's exponential decay (sacreBLEU's default).
+    #[default]
+    Exp,
+}
+
+impl fmt::Display for SacreSmoothing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SacreSmoothing::None => f.write_str("none"),
+            SacreSmoothing::Exp => f.write_str("exp"),
+            SacreSmoothing::Floor(v) => write!(f, "floor[{v:.2}]"),
+            SacreSmoothing::AddK(v) => write!(f, "add-k[{v:.2}]"),
+        }
+    }
+}
+
+impl FromStr for SacreSmoothing {
+    type Err = MetricError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" => Ok(SacreSmoothing::None),
+            "exp" => Ok(SacreSmoothing::Exp),
+            "floor" => Ok(SacreSmoothing::Floor(0.1)),
+            "add-k" => Ok(SacreSmoothing::AddK(1.0)),
+            other => Err(MetricError::option(
+                "bleu",
+                format!("unknown smoothing {other:?} (exp, floor, add-k, none)"),
+            )),
+        }
+    }
+}
+
+/// sacreBLEU-compatible BLEU settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SacreBleu {
+    /// Tokenizer (default 13a).
+    pub tokenizer: SacreTokenizer,
+    /// Lowercase hypotheses and references first.
+    pub lowercase: bool,
+    /// Smoothing (default exp).
+    pub smoothing: SacreSmoothing,
+    /// Stop at the highest order with matches (sacreBLEU's sentence-level recommendation).
+    pub effective_order: bool,
+    /// Maximum n-gram order (4).
+    pub max_ngram_order: usize,
+}
+
+impl Default for SacreBleu {
+    fn default() -> Self {
+        Self {
+            tokenizer: SacreTokenizer::T13a,
+            lowercase: false,
+            smoothing: SacreSmoothing::Exp,
+            effective_order: false,
+            max_ngram_order: 4,
+        }
+    }
+}
+
+/// Sufficient statistics of BLEU for one segment or a corpus.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BleuStats {
+    /// Hypothesis length in tokens.
+    pub sys_len: usize,
+    /// Closest reference length in tokens.
+    pub ref_len: usize,
+    /// Matched n-grams per order.
+    pub correct: Vec<usize>,
+    /// Hypothesis n-grams per order.
+    pub total: Vec<usize>,
+}
+
+impl BleuStats {
+    fn add(&mut self, o: &BleuStats) {
+        self.sys_len += o.sys_len;
+        self.ref_len += o.ref_len;
+        for (a, b) in self.correct.iter_mut().zip(&o.correct) {
+            *a += b;
+        }
+        for (a, b) in self.total.iter_mut().zip(&o.total) {
+            *a += b;
+        }
+    }
+}
+
+type NgramCounts<'a> = HashMap<Vec<&'a str>, usize>;
+
+fn all_ngrams<'a>(tokens: &[&'a str], max_n: usize) -> NgramCounts<'a> {
+    let mut m = HashMap::new();
+    for n in 1..=max_n {
+        for w in tokens.windows(n) {
+            *m.entry(w.to_vec()).or_insert(0) += 1;
+        }
+    }
+    m
+}
+
+fn my_log(x: f64) -> f64 {
+    if x == 0.0 {
+        -9_999_999_999.0
+    } else {
+        x.ln()
+    }
+}
+
+impl SacreBleu {
+    /// Settings of sacreBLEU's `sentence_bleu` (effective order on).
+    pub fn sentence_default() -> Self {
+        Self {
+            effective_order: true,
+            ..Self::default()
+        }
+    }
+
+    /// The signature, in the spirit of sacreBLEU's `nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp`.
+    pub fn signature(&self, nrefs: usize) -> Signature {
+        Signature::new("bleu", crate::VERSION)
+            .with("compat", "sacrebleu-2.4.3")
+            .with("nrefs", nrefs)
+            .with("case", if self.lowercase { "lc" } else { "mixed" })
+            .with("eff", if self.effective_order { "yes" } else { "no" })
+            .with("tok", self.tokenizer)
+            .with("smooth", self.smoothing)
+    }
+
+    fn preprocess(&self, s: &str) -> String {
+        let s = if self.lowercase {
+            s.to_lowercase()
+        } else {
+            s.to_string()
+        };
+        self.tokenizer
+            .tokenize(s.trim_end_matches(hauser_core::tokenize::is_python_space))
+    }
+
+    /// Statistics of one hypothesis against its references.
+    pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> BleuStats {
+        let max_n = self.max_ngram_order;
+        let ref_strs: Vec<String> = refs.iter().map(|r| self.preprocess(r.as_ref())).collect();
+        let mut ref_ngrams: NgramCounts<'_> = HashMap::new();
+        let mut ref_lens = Vec::new();
+        for r in &ref_strs {
+            let toks: Vec<&str> = py_split(r).collect();
+            ref_lens.push(toks.len());
+            for (g, c) in all_ngrams(&toks, max_n) {
+                let e = ref_ngrams.entry(g).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+        let h = self.preprocess(hyp);
+        let htoks: Vec<&str> = py_split(&h).collect();
+        let hyp_len = htoks.len();
+        let mut closest: Option<(usize, usize)> = None;
+        for &l in &ref_lens {
+            let d = l.abs_diff(hyp_len);
+            closest = match closest {
+                Some((cd, cl)) if d > cd || (d == cd && l >= cl) => Some((cd, cl)),
+                _ => Some((d, l)),
+            };
+        }
+        let mut stats = BleuStats {
+            sys_len: hyp_len,
+            ref_len: closest.map_or(0, |c| c.1),
+            correct: vec![0; max_n],
+            total: vec![0; max_n],
+        };
+        for (g, c) in all_ngrams(&htoks, max_n) {
+            let n = g.len() - 1;
+            stats.total[n] += c;
+            if let Some(&rc) = ref_ngrams.get(&g) {
+                stats.correct[n] += c.min(rc);
+            }
+        }
+        stats
+    }
+
+    /// BLEU (0-100) from sufficient statistics (sacreBLEU's `compute_bleu`).
+    pub fn score_from_stats(&self, stats: &BleuStats) -> f64 {
+        let (sys, rl) = (stats.sys_len as f64, stats.ref_len as f64);
+        let bp = if sys < rl {
+            if sys > 0.0 {
+                (1.0 - rl / sys).exp()
+            } else {
+                0.0
+            }
+        } else {
+            1.0
+        };
+        if stats.correct.iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        let max_n = self.max_ngram_order;
+        let mut correct: Vec<f64> = stats.correct.iter().map(|&c| c as f64).collect();
+        let mut total: Vec<f64> = stats.total.iter().map(|&c| c as f64).collect();
+        let mut precisions = vec![0.0; max_n];
+        let mut smooth_mteval = 1.0;
+        let mut eff_order = max_n;
+        for n in 1..=max_n {
+            if let SacreSmoothing::AddK(k) = self.smoothing {
+                if n > 1 {
+                    correct[n - 1] += k;
+                    total[n - 1] += k;
+                }
+            }
+            if total[n - 1] == 0.0 {
+                break;
+            }
+            if self.effective_order {
+                eff_order = n;
+            }
+            if correct[n - 1] == 0.0 {
+                match self.smoothing {
+                    SacreSmoothing::Exp => {
+                        smooth_mteval *= 2.0;
+                        precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1]);
+                    }
+                    SacreSmoothing::Floor(v) => precisions[n - 1] = 100.0 * v / total[n - 1],
+                    _ => {}
+                }
+            } else {
+                precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1];
+            }
+        }
+        let s: f64 = precisions[..eff_order].iter().map(|&p| my_log(p)).sum();
+        bp * (s / eff_order as f64).exp()
+    }
+
+    /// sacreBLEU `sentence_score(hyp, refs)`.
+    ///
+    /// ```
+    /// use figlang_metrics::text::bleu_sacre::SacreBleu;
+    /// let s = SacreBleu::sentence_default().sentence("The cat sat.", &["The cat sat."])?;
+    /// assert!((s.score - 100.0).abs() < 1e-9);
+    /// # Ok::<(), figlang_metrics::text::MetricError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidInput`] without references.
+    pub fn sentence<R: AsRef<str>>(
+        &self,
+        hyp: &str,
+        refs: &[R],
+    ) -> Result<MetricScore, MetricError> {
+        if refs.is_empty() {
+            return Err(MetricError::input("bleu", "no reference"));
+        }
+        let st = self.segment_stats(hyp, refs);
+        Ok(MetricScore::new(
+            self.score_from_stats(&st),
+            self.signature(refs.len()),
+        ))
+    }
+
+    /// sacreBLEU `corpus_score(hyps, refs)`; `refs[i]` holds the references of `hyps[i]`
+    /// (sacreBLEU's missing references, `None`, are simply left out).
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidInput`] on length mismatch or a hypothesis without reference.
+    pub fn corpus<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> Result<MetricScore, MetricError> {
+        if hyps.len() != refs.len() {
+            return Err(MetricError::input(
+                "bleu",
+                format!(
+                    "{} hypotheses for {} reference sets",
+                    hyps.len(),
+                    refs.len()
+                ),
+            ));
+        }
+        let mut total = BleuStats {
+            correct: vec![0; self.max_ngram_order],
+            total: vec![0; self.max_ngram_order],
+            ..Default::default()
+        };
+        let mut nrefs = 0;
+        for (h, r) in hyps.iter().zip(refs) {
+            if r.is_empty() {
+                return Err(MetricError::input("bleu", "a hypothesis has no reference"));
+            }
+            nrefs = nrefs.max(r.len());
+            total.add(&self.segment_stats(h.as_ref(), r));
+        }
+        Ok(MetricScore::new(
+            self.score_from_stats(&total),
+            self.signature(nrefs),
+        ))
+    }
+}

@@ -1,0 +1,333 @@
+//! chrF and chrF++ compatible with sacreBLEU 2.4.3 (`CHRF`): character n-grams up to
+//! `char_order` (6), word n-grams up to `word_order` (0 for chrF, 2 for chrF++), beta 2,
+//! whitespace excluded unless asked, effective order (or `eps_smoothing`), best reference per
+//! segment by F-score.
+//!
+//! sacreBLEU 2.x reports 0-100; sacreBLEU 1.x `sentence_chrf` reported the same value on the
+//! 0-1 scale. [`Chrf::sentence`] gives the 0-100 value, [`MetricScore`]s from
+//! [`Chrf::sentence_unit`] the 0-1 value.
+
+use std::collections::HashMap;
+
+use hauser_core::Signature;
+
+use super::error::MetricError;
+use super::score::MetricScore;
+use super::tokenize::py_split;
+
+/// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chrf {
+    /// Character n-gram order (6).
+    pub char_order: usize,
+    /// Word n-gram order (0: chrF, 2: chrF++).
+    pub word_order: usize,
+    /// Recall importance (2).
+    pub beta: f64,
+    /// Lowercase first.
+    pub lowercase: bool,
+    /// Keep whitespace inside character n-grams.
+    pub whitespace: bool,
+    /// Average per-order F-scores with epsilon smoothing (chrF++.py, NLTK, Moses) instead of
+    /// sacreBLEU's effective-order averaging of precision and recall.
+    pub eps_smoothing: bool,
+}
+
+impl Default for Chrf {
+    fn default() -> Self {
+        Self {
+            char_order: 6,
+            word_order: 0,
+            beta: 2.0,
+            lowercase: false,
+            whitespace: false,
+            eps_smoothing: false,
+        }
+    }
+}
+
+const PUNCTS: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+/// Prepared text of one segment: its characters for character n-grams, its words for word
+/// n-grams. N-gram counters borrow from it.
+#[derive(Debug)]
+struct Prepared {
+    chars: Vec<char>,
+    text: String,
+}
+
+#[derive(Debug)]
+struct Ngrams<'a> {
+    chars: Vec<HashMap<&'a [char], usize>>,
+    words: Vec<HashMap<Vec<&'a str>, usize>>,
+}
+
+fn count<K: std::hash::Hash + Eq>(it: impl Iterator<Item = K>) -> HashMap<K, usize> {
+    let mut m = HashMap::new();
+    for k in it {
+        *m.entry(k).or_insert(0) += 1;
+    }
+    m
+}
+
+fn match_counts<K: std::hash::Hash + Eq>(
+    h: &HashMap<K, usize>,
+    r: &HashMap<K, usize>,
+    out: &mut Vec<usize>,
+) {
+    let mut matches = 0;
+    let mut hyp_count = 0;
+    for (g, &c) in h {
+        hyp_count += c;
+        if let Some(&rc) = r.get(g) {
+            matches += c.min(rc);
+        }
+    }
+    out.push(if r.is_empty() { 0 } else { hyp_count });
+    out.push(r.values().sum());
+    out.push(matches);
+}
+
+impl Chrf {
+    /// chrF++ (word order 2).
+    pub fn plus_plus() -> Self {
+        Self {
+            word_order: 2,
+            ..Self::default()
+        }
+    }
+
+    /// The signature (sacreBLEU: `nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no`).
+    pub fn signature(&self, nrefs: usize, scale: &str) -> Signature {
+        let name = format!("chrF{}{}", self.beta, "+".repeat(self.word_order));
+        Signature::new(name, crate::VERSION)
+            .with("compat", "sacrebleu-2.4.3")
+            .with("nrefs", nrefs)
+            .with("case", if self.lowercase { "lc" } else { "mixed" })
+            .with("eff", if self.eps_smoothing { "no" } else { "yes" })
+            .with("nc", self.char_order)
+            .with("nw", self.word_order)
+            .with("space", if self.whitespace { "yes" } else { "no" })
+            .with("scale", scale)
+    }
+
+    fn prepare(&self, s: &str) -> String {
+        if self.lowercase {
+            s.to_lowercase()
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn char_line(&self, s: &str) -> String {
+        if self.whitespace {
+            s.to_string()
+        } else {
+            py_split(s).collect()
+        }
+    }
+
+    /// sacreBLEU's `_remove_punctuation`: one leading or trailing ASCII punctuation mark of
+    /// each word becomes a word of its own.
+    fn words(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for w in py_split(s) {
+            let mut cs = w.chars();
+            let first = cs.next().unwrap_or(' ');
+            let last = w.chars().next_back().unwrap_or(' ');
+            if w.chars().count() == 1 {
+                out.push(w);
+            } else if PUNCTS.contains(last) {
+                let cut = w.len() - last.len_utf8();
+                out.push(&w[..cut]);
+                out.push(&w[cut..]);
+            } else if PUNCTS.contains(first) {
+                let cut = first.len_utf8();
+                out.push(&w[..cut]);
+                out.push(&w[cut..]);
+            } else {
+                out.push(w);
+            }
+        }
+        out
+    }
+
+    fn prepare_segment(&self, s: &str) -> Prepared {
+        let text = self.prepare(s);
+        Prepared {
+            chars: self.char_line(&text).chars().collect(),
+            text,
+        }
+    }
+
+    fn ngrams<'a>(&self, p: &'a Prepared) -> Ngrams<'a> {
+        let chars = (1..=self.char_order)
+            .map(|n| count(p.chars.windows(n)))
+            .collect();
+        let words = if self.word_order > 0 {
+            let ws = Self::words(&p.text);
+            (1..=self.word_order)
+                .map(|n| count(ws.windows(n).map(<[&str]>::to_vec)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ngrams { chars, words }
+    }
+
+    fn match_stats(h: &Ngrams<'_>, r: &Ngrams<'_>) -> Vec<usize> {
+        let mut stats = Vec::with_capacity(3 * (h.chars.len() + h.words.len()));
+        for (a, b) in h.chars.iter().zip(&r.chars) {
+            match_counts(a, b, &mut stats);
+        }
+        for (a, b) in h.words.iter().zip(&r.words) {
+            match_counts(a, b, &mut stats);
+        }
+        stats
+    }
+
+    /// chrF (0-100) from summed `[hyp, ref, match]` statistics per order.
+    pub fn score_from_stats(&self, stats: &[usize]) -> f64 {
+        let eps = 1e-16;
+        let factor = self.beta * self.beta;
+        let order = self.char_order + self.word_order;
+        let mut score = 0.0;
+        let mut eff = 0usize;
+        let (mut avg_p, mut avg_r) = (0.0, 0.0);
+        for i in 0..order {
+            let (n_hyp, n_ref, n_match) = (stats[3 * i], stats[3 * i + 1], stats[3 * i + 2]);
+            let prec = if n_hyp > 0 {
+                n_match as f64 / n_hyp as f64
+            } else {
+                eps
+            };
+            let rec = if n_ref > 0 {
+                n_match as f64 / n_ref as f64
+            } else {
+                eps
+            };
+            let denom = factor * prec + rec;
+            score += if denom > 0.0 {
+                (1.0 + factor) * prec * rec / denom
+            } else {
+                eps
+            };
+            if n_hyp > 0 && n_ref > 0 {
+                avg_p += prec;
+                avg_r += rec;
+                eff += 1;
+            }
+        }
+        if self.eps_smoothing {
+            return 100.0 * score / order as f64;
+        }
+        if eff == 0 {
+            avg_p = 0.0;
+            avg_r = 0.0;
+        } else {
+            avg_p /= eff as f64;
+            avg_r /= eff as f64;
+        }
+        if avg_p + avg_r != 0.0 {
+            100.0 * (1.0 + factor) * avg_p * avg_r / (factor * avg_p + avg_r)
+        } else {
+            0.0
+        }
+    }
+
+    /// Statistics of one hypothesis against its best reference (highest F-score, first on ties).
+    pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> Vec<usize> {
+        let hp = self.prepare_segment(hyp);
+        let h = self.ngrams(&hp);
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_f = -1.0;
+        for r in refs {
+            let rp = self.prepare_segment(r.as_ref());
+            let st = Self::match_stats(&h, &self.ngrams(&rp));
+            let f = self.score_from_stats(&st);
+            if f > best_f {
+                best_f = f;
+                best = st;
+            }
+        }
+        best
+    }
+
+    /// Sentence chrF on sacreBLEU 2.x's 0-100 scale.
+    ///
+    /// ```
+    /// use figlang_metrics::text::chrf::Chrf;
+    /// let s = Chrf::default().sentence("It depends on when you are ready.", &["It all depends on when you are ready."])?;
+    /// assert!((s.score / 100.0 - 0.853).abs() < 1e-4);   // the formality data's chrF column
+    /// # Ok::<(), figlang_metrics::text::MetricError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidInput`] without references.
+    pub fn sentence<R: AsRef<str>>(
+        &self,
+        hyp: &str,
+        refs: &[R],
+    ) -> Result<MetricScore, MetricError> {
+        if refs.is_empty() {
+            return Err(MetricError::input("chrf", "no reference"));
+        }
+        let st = self.segment_stats(hyp, refs);
+        Ok(MetricScore::new(
+            self.score_from_stats(&st),
+            self.signature(refs.len(), "0-100"),
+        ))
+    }
+
+    /// Sentence chrF on the 0-1 scale of sacreBLEU 1.x `sentence_chrf`.
+    ///
+    /// # Errors
+    /// As [`Chrf::sentence`].
+    pub fn sentence_unit<R: AsRef<str>>(
+        &self,
+        hyp: &str,
+        refs: &[R],
+    ) -> Result<MetricScore, MetricError> {
+        let s = self.sentence(hyp, refs)?;
+        Ok(MetricScore::new(
+            s.score / 100.0,
+            self.signature(refs.len(), "0-1"),
+        ))
+    }
+
+    /// Corpus chrF (0-100): statistics summed over segments.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidInput`] on length mismatch or a hypothesis without reference.
+    pub fn corpus<H: AsRef<str>, R: AsRef<str>>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> Result<MetricScore, MetricError> {
+        if hyps.len() != refs.len() {
+            return Err(MetricError::input(
+                "chrf",
+                format!(
+                    "{} hypotheses for {} reference sets",
+                    hyps.len(),
+                    refs.len()
+                ),
+            ));
+        }
+        let mut total = vec![0usize; 3 * (self.char_order + self.word_order)];
+        let mut nrefs = 0;
+        for (h, r) in hyps.iter().zip(refs) {
+            if r.is_empty() {
+                return Err(MetricError::input("chrf", "a hypothesis has no reference"));
+            }
+            nrefs = nrefs.max(r.len());
+            for (t, s) in total.iter_mut().zip(self.segment_stats(h.as_ref(), r)) {
+                *t += s;
+            }
+        }
+        Ok(MetricScore::new(
+            self.score_from_stats(&total),
+            self.signature(nrefs, "0-100"),
+        ))
+    }
+}

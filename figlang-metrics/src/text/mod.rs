@@ -1,0 +1,24 @@
+//! Text metrics with proven parity to their reference implementations.
+//!
+//! | metric | module | reference |
+//! | --- | --- | --- |
+//! | sentence / corpus BLEU | [`bleu_nltk`] | NLTK 3.10.4 `sentence_bleu`, `corpus_bleu` |
+//! | corpus / sentence BLEU | [`bleu_sacre`] | sacreBLEU 2.4.3 `BLEU` |
+//! | chrF, chrF++ | [`chrf`] | sacreBLEU 2.4.3 `CHRF` (1.x `sentence_chrf` on the 0-1 scale) |
+//! | word tokenizer | [`tokenize`], [`punkt`] | NLTK `word_tokenize` / `sent_tokenize` |
+//!
+//! Every score comes with a [`hauser_core::Signature`] ([`MetricScore`]). Golden tests in
+//! `figlang-metrics/tests/` compare with fixtures written by `tools/gen_text_metric_fixtures.py`.
+
+pub mod bleu_nltk;
+pub mod bleu_sacre;
+pub mod chrf;
+pub mod error;
+pub mod ngram;
+pub mod punkt;
+pub mod score;
+pub mod tokenize;
+pub mod treebank_legacy;
+
+pub use error::MetricError;
+pub use score::{aggregate_refs, MetricScore, RefAggregation};

@@ -1,0 +1,60 @@
+"""Golden fixture for figlang-metrics' NLTK 3.4.5 word tokenizer (treebank_legacy.rs).
+
+The formality-transfer paper's BLEU column was computed with NLTK <= 3.4.5, whose word
+tokenizer differs from today's (e.g. `..` stays attached to a word). This script needs a
+separate venv with that NLTK version:
+
+    python -m venv /tmp/venv-nltk345 && /tmp/venv-nltk345/bin/pip install nltk==3.4.5
+    /tmp/venv-nltk345/bin/python tools/gen_treebank_nltk345_fixture.py
+
+NLTK 3.4.5 predates Python 3.11; two stdlib names it imports are shimmed below.
+Output: figlang-metrics/tests/fixtures/treebank_nltk345.json (one sentence per case, no Punkt).
+"""
+
+import collections
+import collections.abc
+import inspect
+import json
+import os
+import sys
+
+for _n in ("Sequence", "Mapping", "Iterable", "Callable", "MutableMapping", "Hashable",
+           "Iterator", "Sized", "Container", "MutableSet", "Set"):
+    if not hasattr(collections, _n):
+        setattr(collections, _n, getattr(collections.abc, _n))
+
+
+def _formatargspec(args, varargs=None, varkw=None, defaults=None, *_a, formatarg=str,
+                   formatvarargs=lambda n: "*" + n, formatvarkw=lambda n: "**" + n,
+                   formatvalue=lambda v: "=" + repr(v), **_k):
+    specs = []
+    first = len(args) - len(defaults) if defaults else len(args)
+    for i, a in enumerate(args):
+        s = formatarg(a)
+        if defaults and i >= first:
+            s += formatvalue(defaults[i - first])
+        specs.append(s)
+    if varargs is not None:
+        specs.append(formatvarargs(formatarg(varargs)))
+    if varkw is not None:
+        specs.append(formatvarkw(formatarg(varkw)))
+    return "(" + ", ".join(specs) + ")"
+
+
+inspect.formatargspec = _formatargspec
+
+import nltk  # noqa: E402
+from nltk.tokenize import _treebank_word_tokenizer  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gen_text_metric_fixtures_texts import all_texts  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+assert nltk.__version__ == "3.4.5", nltk.__version__
+cases = [{"text": t, "tokens": _treebank_word_tokenizer.tokenize(t)} for t in all_texts()]
+out = os.path.join(ROOT, "figlang-metrics", "tests", "fixtures", "treebank_nltk345.json")
+with open(out, "w", encoding="utf-8") as f:
+    json.dump({"reference": "nltk 3.4.5 _treebank_word_tokenizer.tokenize", "cases": cases}, f,
+              ensure_ascii=False, separators=(",", ":"))
+    f.write("\n")
+print(out, len(cases))
