@@ -1,0 +1,164 @@
+use super::*;
+
+fn triples(simile: &str, literal: Option<&str>) -> Vec<[Option<String>; 3]> {
+    RuleExtractor::new()
+        .extract(simile, literal)
+        .unwrap()
+        .into_iter()
+        .map(|c| [c.topic, c.vehicle, c.event])
+        .collect()
+}
+
+fn t(topic: &str, vehicle: &str, event: &str) -> [Option<String>; 3] {
+    let f = |s: &str| (s != "-").then(|| s.to_string());
+    [f(topic), f(vehicle), f(event)]
+}
+
+#[test]
+fn subject_verb_like_np() {
+    assert_eq!(
+        triples(
+            "As for Paganel, he wept like a child who does not think.",
+            None
+        ),
+        [t("he", "a child", "wept")]
+    );
+    assert_eq!(
+        triples("The idea resounded like thunder throughout the land.", None),
+        [t("The idea", "thunder", "resounded")]
+    );
+}
+
+#[test]
+fn relative_clauses_coordination_and_infinitives() {
+    assert_eq!(
+        triples(
+            "He possessed a power of sarcasm which could scorch like vitriol, but no more.",
+            None
+        ),
+        [t("a power of sarcasm", "vitriol", "scorch")]
+    );
+    assert_eq!(
+        triples(
+            "His hormones boiled and steamed like a volcano and yet he waited.",
+            None
+        ),
+        [t("His hormones", "a volcano", "steamed")]
+    );
+    assert_eq!(
+        triples(
+            "The Lord is great at making the lame man to leap like a deer.",
+            None
+        ),
+        [t("the lame man", "a deer", "leap")]
+    );
+    assert_eq!(
+        triples(
+            "A big round moon hung so low that it seemed to roll like a ball of fire.",
+            None
+        ),
+        [t("A big round moon", "a ball of fire", "roll")]
+    );
+}
+
+#[test]
+fn vehicle_boundaries() {
+    let v = |s: &str| triples(s, None)[0][1].clone().unwrap();
+    assert_eq!(
+        v("It looked like a huge, square coupé, and a wagon."),
+        "a huge, square coupé"
+    );
+    assert_eq!(
+        v("It is like an orchestra or band."),
+        "an orchestra or band"
+    );
+    assert_eq!(
+        v("I think my music is like Dr. Jekyll and Mr. Hyde, he says."),
+        "Dr. Jekyll and Mr. Hyde"
+    );
+    assert_eq!(
+        v("The seaweed looked like the \"smutty nose\" of some vast sea animal."),
+        "the \"smutty nose\" of some vast sea animal"
+    );
+    // Parentheses are left out: the MAPS-KB labels mostly do.
+    assert_eq!(v("The sun looks like an annulus (ring)."), "an annulus");
+    assert_eq!(
+        v("Reading it is like taking a tutorial with Lewis (xi)."),
+        "taking a tutorial with Lewis"
+    );
+    assert_eq!(
+        v("They were like the sun and the moon, forever."),
+        "the sun and the moon"
+    );
+    assert_eq!(
+        v("A guard is like a firewall and guards may act."),
+        "a firewall"
+    );
+    assert_eq!(
+        v("His death is like a television being turned off."),
+        "a television"
+    );
+    assert_eq!(v("she chattered like a pig at a party"), "a pig");
+}
+
+#[test]
+fn several_similes_none_and_other_comparators() {
+    assert_eq!(
+        triples(
+            "Its gaze blazed like fire when crossed but when calm glittered like a lake at dusk.",
+            None
+        )
+        .len(),
+        2
+    );
+    assert!(triples("I like apples and would like to go.", None).is_empty());
+    assert!(triples("He ran as fast as he could.", None).is_empty());
+    assert_eq!(
+        triples("His figure was as supple as a young leopard.", None),
+        [t("His figure", "a young leopard", "was")]
+    );
+    assert_eq!(
+        triples("Her smile was brighter than the sun.", None),
+        [t("Her smile", "the sun", "was")]
+    );
+    assert!(triples("", None).is_empty());
+}
+
+#[test]
+fn literal_bounds_the_inserted_vehicle() {
+    let simile = "A big round moon seemed to roll like a ball of fire right across the hills.";
+    let literal = "A big round moon seemed to roll right across the hills .";
+    assert_eq!(
+        triples(simile, Some(literal))[0][1].as_deref(),
+        Some("a ball of fire")
+    );
+    let cs = RuleExtractor::new().comparisons(simile, Some(literal));
+    assert!(cs[0].inserted);
+    assert_eq!(&simile[cs[0].vehicle_span.clone()], "a ball of fire");
+}
+
+#[test]
+fn like_only_mirrors_the_reference() {
+    let x = RuleExtractor::new().with_comparators(&[Comparator::Like]);
+    assert!(x
+        .extract("Her smile was brighter than the sun.", None)
+        .unwrap()
+        .is_empty());
+    assert!(x.signature().to_string().contains("comparators:like|"));
+}
+
+/// Prints tags and comparisons of `HAUSER_DEBUG_SENTENCE` (a development aid; no assertion
+/// beyond not panicking).
+#[test]
+fn debug_sentence() {
+    let Ok(text) = std::env::var("HAUSER_DEBUG_SENTENCE") else {
+        return;
+    };
+    let tokens = tokenize::tokenize(&text);
+    let tags = lexicon::tag(&text, &tokens);
+    for (t, g) in tokens.iter().zip(&tags) {
+        print!("{}/{:?} ", &text[t.start..t.end], g);
+    }
+    println!();
+    println!("{:?}", RuleExtractor::new().comparisons(&text, None));
+}
