@@ -1,0 +1,53 @@
+//! Statistics for meta-evaluation: correlations with SciPy-exact p-values, system- and
+//! segment-level meta-evaluation, resampling tests, inter-rater agreement, ranking and
+//! classification measures.
+//!
+//! Conventions: inputs are `f64` slices; mismatched lengths, too few items and non-finite values
+//! are [`StatsError`]s; degenerate but valid input (a constant vector) gives NaN statistics, as
+//! SciPy does, never a panic. Reference versions and tolerances of the golden tests are listed in
+//! `figlang-metrics/tests/fixtures/stats_*.json` (SciPy 1.17.1, statsmodels 0.15.0,
+//! krippendorff 0.9.0).
+//!
+//! ```
+//! use figlang_metrics::stats::{pearson, wmt_kendall_tau};
+//! let human = [1.0, 2.0, 3.0, 4.0];
+//! let metric = [0.2, 0.1, 0.5, 0.9];
+//! assert!(pearson(&human, &metric).unwrap().statistic > 0.8);
+//! assert!((wmt_kendall_tau(&human, &metric).unwrap().tau - 4.0 / 6.0).abs() < 1e-12);
+//! ```
+
+mod agreement;
+mod classification;
+mod correlation;
+mod dist;
+mod error;
+mod kendall;
+mod krippendorff;
+mod meta;
+mod rank;
+mod ranking;
+mod resample;
+mod rng;
+
+pub use agreement::{
+    cohen_kappa, fleiss_kappa, leave_one_out, pairwise_pearson, zscore, zscore_by_group,
+    KappaWeights, LeaveOneOut,
+};
+pub use classification::{
+    classification_report, mcnemar, ClassificationReport, McNemar, McNemarMethod, Prf,
+};
+pub use correlation::{fisher_z_interval, pearson, spearman, ConfidenceInterval, Correlation};
+pub use error::{StatsError, StatsResult};
+pub use kendall::{kendall_tau, wmt_kendall_tau, TauVariant, WmtTau};
+pub use krippendorff::{krippendorff_alpha, Level};
+pub use meta::{
+    meta_evaluate, segment_taus, segment_wmt_tau, top_n_analysis, MetaEvalData, MetaEvalReport,
+    TopN,
+};
+pub use rank::average_ranks;
+pub use ranking::{hit_rate_at_k, ndcg_at_k, ranking_report, reciprocal_rank, RankingReport};
+pub use resample::{
+    bootstrap_meta_eval, permutation_test, permutation_test_paired, williams_test,
+    williams_test_from_r, BootstrapConfig, BootstrapInterval, CorrelationKind, MetaEvalBootstrap,
+    PermutationResult, WilliamsTest,
+};

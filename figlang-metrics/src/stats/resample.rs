@@ -1,0 +1,451 @@
+//! Bootstrap confidence intervals of a meta-evaluation, permutation tests and the Williams test.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::correlation::{pearson_r, spearman};
+use super::dist;
+use super::error::{check_paired, StatsError, StatsResult};
+use super::kendall::{kendall_tau, TauVariant};
+use super::meta::{segment_taus, segment_wmt_tau, MetaEvalData};
+use super::rng::SplitMix64;
+
+/// Settings of a bootstrap.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BootstrapConfig {
+    /// Number of resamples.
+    pub resamples: usize,
+    /// Seed; the same seed gives the same intervals, whatever the number of threads.
+    pub seed: u64,
+    /// Confidence level in (0, 1).
+    pub level: f64,
+}
+
+impl Default for BootstrapConfig {
+    fn default() -> Self {
+        Self {
+            resamples: 1000,
+            seed: 0,
+            level: 0.95,
+        }
+    }
+}
+
+/// A percentile bootstrap interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BootstrapInterval {
+    /// The statistic on the original data.
+    pub estimate: f64,
+    /// Lower percentile, `(1 - level) / 2`.
+    pub low: f64,
+    /// Upper percentile, `(1 + level) / 2`.
+    pub high: f64,
+    /// Resamples where the statistic was defined (a resample can make a vector constant).
+    pub valid: usize,
+}
+
+/// Bootstrap intervals of the three headline numbers of a meta-evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetaEvalBootstrap {
+    /// System-level Pearson of the per-system means.
+    pub system_pearson: BootstrapInterval,
+    /// Mean WMT17 tau over segments.
+    pub segment_kendall_wmt: BootstrapInterval,
+    /// Pooled Pearson over all items.
+    pub segment_pearson: BootstrapInterval,
+    /// The settings used.
+    pub config: BootstrapConfig,
+}
+
+/// Percentile of sorted data with linear interpolation (NumPy's default `np.percentile`).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+fn interval(estimate: f64, mut values: Vec<f64>, level: f64) -> BootstrapInterval {
+    values.retain(|v| !v.is_nan());
+    values.sort_by(f64::total_cmp);
+    let tail = (1.0 - level) / 2.0;
+    BootstrapInterval {
+        estimate,
+        low: percentile(&values, tail),
+        high: percentile(&values, 1.0 - tail),
+        valid: values.len(),
+    }
+}
+
+/// Sufficient statistics of the pooled Pearson for one segment, on globally centred values so
+/// that the one-pass formula does not cancel catastrophically.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    n: f64,
+    x: f64,
+    y: f64,
+    xx: f64,
+    yy: f64,
+    xy: f64,
+}
+
+impl Moments {
+    fn add_scaled(&mut self, o: &Moments, w: f64) {
+        self.n += w * o.n;
+        self.x += w * o.x;
+        self.y += w * o.y;
+        self.xx += w * o.xx;
+        self.yy += w * o.yy;
+        self.xy += w * o.xy;
+    }
+
+    fn pearson(&self) -> f64 {
+        let sxx = self.xx - self.x * self.x / self.n;
+        let syy = self.yy - self.y * self.y / self.n;
+        let sxy = self.xy - self.x * self.y / self.n;
+        if sxx <= 0.0 || syy <= 0.0 {
+            return f64::NAN;
+        }
+        (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0)
+    }
+}
+
+/// Seeded percentile bootstrap of a meta-evaluation, resampling segments with replacement
+/// (the systems stay fixed, as in WMT). Each resample recomputes the per-system means, the mean
+/// WMT tau over the drawn segments (taus are per segment, so they are computed once) and the
+/// pooled Pearson. Runs in parallel; resample `i` draws from a generator seeded by
+/// `(seed, i)` only, so the result does not depend on the thread count.
+///
+/// ```
+/// use figlang_metrics::stats::{bootstrap_meta_eval, BootstrapConfig, MetaEvalData};
+/// let human = vec![vec![1.0, 2.0, 3.0], vec![2.0, 3.0, 5.0], vec![3.0, 5.0, 4.0]];
+/// let metric = vec![vec![0.1, 0.3, 0.2], vec![0.2, 0.2, 0.5], vec![0.4, 0.6, 0.3]];
+/// let data = MetaEvalData::from_matrices(&human, &metric).unwrap();
+/// let config = BootstrapConfig { resamples: 200, seed: 1, level: 0.9 };
+/// let b = bootstrap_meta_eval(&data, &config).unwrap();
+/// assert!(b.segment_kendall_wmt.low <= b.segment_kendall_wmt.high);
+/// ```
+pub fn bootstrap_meta_eval(
+    data: &MetaEvalData,
+    config: &BootstrapConfig,
+) -> StatsResult<MetaEvalBootstrap> {
+    let what = "bootstrap_meta_eval";
+    if config.resamples == 0 || !(config.level > 0.0 && config.level < 1.0) {
+        return Err(StatsError::InvalidArgument {
+            what,
+            message: format!(
+                "need resamples >= 1 and level in (0, 1), got {} and {}",
+                config.resamples, config.level
+            ),
+        });
+    }
+    let n_sys = data.systems().len();
+    let n_seg = data.segments().len();
+    if n_sys < 2 {
+        return Err(StatsError::TooFewItems {
+            what,
+            needed: 2,
+            got: n_sys,
+        });
+    }
+    // Dense per-segment layout: cell (g, s) at g * n_sys + s, so one resample walks memory once.
+    let mut h = vec![0.0; n_seg * n_sys];
+    let mut m = vec![0.0; n_seg * n_sys];
+    let mut present = vec![0.0; n_seg * n_sys];
+    for s in 0..n_sys {
+        for g in 0..n_seg {
+            if let (Some(hv), Some(mv)) = (data.human()[s][g], data.metric()[s][g]) {
+                let i = g * n_sys + s;
+                h[i] = hv;
+                m[i] = mv;
+                present[i] = 1.0;
+            }
+        }
+    }
+    let (ph, pm) = data.pooled();
+    let (mh, mm) = (
+        ph.iter().sum::<f64>() / ph.len() as f64,
+        pm.iter().sum::<f64>() / pm.len() as f64,
+    );
+    let moments: Vec<Moments> = (0..n_seg)
+        .map(|g| {
+            let mut mo = Moments::default();
+            for s in 0..n_sys {
+                let i = g * n_sys + s;
+                if present[i] > 0.0 {
+                    let (x, y) = (m[i] - mm, h[i] - mh);
+                    mo.n += 1.0;
+                    mo.x += x;
+                    mo.y += y;
+                    mo.xx += x * x;
+                    mo.yy += y * y;
+                    mo.xy += x * y;
+                }
+            }
+            mo
+        })
+        .collect();
+    let taus = segment_taus(data);
+
+    let one = |r: usize| -> [f64; 3] {
+        let mut rng = SplitMix64::for_resample(config.seed, r as u64);
+        let mut counts = vec![0.0f64; n_seg];
+        for _ in 0..n_seg {
+            counts[rng.below(n_seg)] += 1.0;
+        }
+        let mut sum_h = vec![0.0; n_sys];
+        let mut sum_m = vec![0.0; n_sys];
+        let mut cnt = vec![0.0; n_sys];
+        let mut pooled = Moments::default();
+        let (mut tau_sum, mut tau_n) = (0.0, 0.0);
+        for (g, &w) in counts.iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
+            let base = g * n_sys;
+            for s in 0..n_sys {
+                sum_h[s] += w * h[base + s];
+                sum_m[s] += w * m[base + s];
+                cnt[s] += w * present[base + s];
+            }
+            pooled.add_scaled(&moments[g], w);
+            if !taus[g].is_nan() {
+                tau_sum += w * taus[g];
+                tau_n += w;
+            }
+        }
+        let system = if cnt.contains(&0.0) {
+            f64::NAN
+        } else {
+            let hs: Vec<f64> = sum_h.iter().zip(&cnt).map(|(a, c)| a / c).collect();
+            let ms: Vec<f64> = sum_m.iter().zip(&cnt).map(|(a, c)| a / c).collect();
+            pearson_r(&ms, &hs)
+        };
+        let tau = if tau_n > 0.0 {
+            tau_sum / tau_n
+        } else {
+            f64::NAN
+        };
+        [system, tau, pooled.pearson()]
+    };
+    let draws: Vec<[f64; 3]> = (0..config.resamples).into_par_iter().map(one).collect();
+    let column = |k: usize| draws.iter().map(|d| d[k]).collect::<Vec<f64>>();
+
+    let (hs, ms) = data.system_means();
+    Ok(MetaEvalBootstrap {
+        system_pearson: interval(pearson_r(&ms, &hs), column(0), config.level),
+        segment_kendall_wmt: interval(segment_wmt_tau(data).0, column(1), config.level),
+        segment_pearson: interval(pearson_r(&pm, &ph), column(2), config.level),
+        config: *config,
+    })
+}
+
+/// Which correlation a permutation test compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CorrelationKind {
+    /// Pearson's r.
+    Pearson,
+    /// Spearman's rho.
+    Spearman,
+    /// Kendall's tau-b.
+    KendallB,
+}
+
+fn corr(kind: CorrelationKind, x: &[f64], y: &[f64]) -> f64 {
+    match kind {
+        CorrelationKind::Pearson => pearson_r(x, y),
+        CorrelationKind::Spearman => spearman(x, y).map_or(f64::NAN, |c| c.statistic),
+        CorrelationKind::KendallB => {
+            kendall_tau(x, y, TauVariant::B).map_or(f64::NAN, |c| c.statistic)
+        }
+    }
+}
+
+/// Result of a permutation test.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PermutationResult {
+    /// The observed statistic.
+    pub statistic: f64,
+    /// Two-sided p-value `(1 + #{|resampled| >= |observed|}) / (1 + resamples)`.
+    pub p_value: f64,
+    /// Number of resamples.
+    pub resamples: usize,
+}
+
+fn z_standardise(x: &[f64]) -> Vec<f64> {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let sd = (x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
+    if sd == 0.0 {
+        return vec![0.0; x.len()];
+    }
+    x.iter().map(|v| (v - mean) / sd).collect()
+}
+
+fn p_from_counts(observed: f64, draws: &[f64]) -> f64 {
+    // A relative slack keeps resamples equal to the observed value (up to rounding) as ties.
+    let bar = observed.abs() * (1.0 - 1e-12);
+    let extreme = draws.iter().filter(|d| d.abs() >= bar).count();
+    (1 + extreme) as f64 / (1 + draws.len()) as f64
+}
+
+/// Paired permutation test of the difference `corr(human, a) - corr(human, b)` between two
+/// metrics scored on the same items: each resample swaps the (z-standardised, so that scales do
+/// not matter) scores of `a` and `b` item by item with probability 1/2.
+pub fn permutation_test_paired(
+    human: &[f64],
+    a: &[f64],
+    b: &[f64],
+    kind: CorrelationKind,
+    resamples: usize,
+    seed: u64,
+) -> StatsResult<PermutationResult> {
+    check_paired("permutation_test_paired", human, a, 3)?;
+    check_paired("permutation_test_paired", human, b, 3)?;
+    let (za, zb) = (z_standardise(a), z_standardise(b));
+    let observed = corr(kind, human, &za) - corr(kind, human, &zb);
+    let draws: Vec<f64> = (0..resamples)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = SplitMix64::for_resample(seed, r as u64);
+            let mut pa = za.clone();
+            let mut pb = zb.clone();
+            for i in 0..pa.len() {
+                if rng.coin() {
+                    std::mem::swap(&mut pa[i], &mut pb[i]);
+                }
+            }
+            corr(kind, human, &pa) - corr(kind, human, &pb)
+        })
+        .collect();
+    Ok(PermutationResult {
+        statistic: observed,
+        p_value: p_from_counts(observed, &draws),
+        resamples,
+    })
+}
+
+/// Permutation test of a single correlation against no association: `y` is shuffled
+/// (Fisher-Yates) in each resample.
+///
+/// ```
+/// use figlang_metrics::stats::{permutation_test, CorrelationKind};
+/// let x: Vec<f64> = (0..30).map(f64::from).collect();
+/// let y: Vec<f64> = x.iter().map(|v| v * 2.0 + (v * 7.0) % 5.0).collect();
+/// let t = permutation_test(&x, &y, CorrelationKind::Pearson, 500, 3).unwrap();
+/// assert!(t.p_value < 0.01);
+/// ```
+pub fn permutation_test(
+    x: &[f64],
+    y: &[f64],
+    kind: CorrelationKind,
+    resamples: usize,
+    seed: u64,
+) -> StatsResult<PermutationResult> {
+    check_paired("permutation_test", x, y, 3)?;
+    let observed = corr(kind, x, y);
+    let draws: Vec<f64> = (0..resamples)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = SplitMix64::for_resample(seed, r as u64);
+            let mut py = y.to_vec();
+            for i in (1..py.len()).rev() {
+                py.swap(i, rng.below(i + 1));
+            }
+            corr(kind, x, &py)
+        })
+        .collect();
+    Ok(PermutationResult {
+        statistic: observed,
+        p_value: p_from_counts(observed, &draws),
+        resamples,
+    })
+}
+
+/// Williams test for the difference between two dependent correlations sharing one variable.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WilliamsTest {
+    /// t statistic, positive when `r_human_a > r_human_b`.
+    pub t: f64,
+    /// Degrees of freedom, n - 3.
+    pub df: f64,
+    /// One-sided p-value of "metric a correlates better than metric b".
+    pub p_value: f64,
+}
+
+/// Williams test (Williams 1959; Graham & Baldwin 2014, as used by WMT) from the three
+/// correlations: `r12` (human, a), `r13` (human, b), `r23` (a, b) over n items. Errors for
+/// n <= 3 or correlations outside [-1, 1].
+pub fn williams_test_from_r(r12: f64, r13: f64, r23: f64, n: usize) -> StatsResult<WilliamsTest> {
+    let what = "williams_test";
+    if n <= 3 {
+        return Err(StatsError::TooFewItems {
+            what,
+            needed: 4,
+            got: n,
+        });
+    }
+    if [r12, r13, r23].iter().any(|r| !(-1.0..=1.0).contains(r)) {
+        return Err(StatsError::InvalidArgument {
+            what,
+            message: format!("correlations must be in [-1, 1], got {r12}, {r13}, {r23}"),
+        });
+    }
+    let nf = n as f64;
+    let k = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
+    let denom =
+        2.0 * k * (nf - 1.0) / (nf - 3.0) + ((r12 + r13).powi(2) / 4.0) * (1.0 - r23).powi(3);
+    let t = (r12 - r13) * ((nf - 1.0) * (1.0 + r23)).sqrt() / denom.sqrt();
+    let df = nf - 3.0;
+    Ok(WilliamsTest {
+        t,
+        df,
+        p_value: dist::student_t_sf(t, df),
+    })
+}
+
+/// Williams test from the scores: is `a` more correlated (Pearson) with `human` than `b`?
+///
+/// ```
+/// use figlang_metrics::stats::williams_test;
+/// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let a = [1.1, 2.0, 2.9, 4.2, 5.0, 6.1];
+/// let b = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0];
+/// assert!(williams_test(&h, &a, &b).unwrap().t > 0.0);
+/// ```
+pub fn williams_test(human: &[f64], a: &[f64], b: &[f64]) -> StatsResult<WilliamsTest> {
+    check_paired("williams_test", human, a, 4)?;
+    check_paired("williams_test", human, b, 4)?;
+    williams_test_from_r(
+        pearson_r(human, a),
+        pearson_r(human, b),
+        pearson_r(a, b),
+        human.len(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numpy_percentile_interpolation() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(percentile(&v, 0.5), 2.5);
+        assert_eq!(percentile(&v, 0.0), 1.0);
+        assert!((percentile(&v, 0.025) - 1.075).abs() < 1e-12);
+    }
+
+    #[test]
+    fn permutation_of_identical_metrics_is_not_significant() {
+        let h: Vec<f64> = (0..20).map(|i| f64::from(i % 7)).collect();
+        let a: Vec<f64> = (0..20).map(|i| f64::from((i * 3) % 11)).collect();
+        let t = permutation_test_paired(&h, &a, &a, CorrelationKind::Spearman, 200, 5).unwrap();
+        assert_eq!(t.statistic, 0.0);
+        assert_eq!(t.p_value, 1.0);
+        assert!(williams_test_from_r(0.5, 0.4, 0.3, 3).is_err());
+    }
+}

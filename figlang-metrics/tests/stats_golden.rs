@@ -1,0 +1,80 @@
+//! Golden tests of `figlang_metrics::stats` against SciPy / statsmodels / scikit-learn /
+//! krippendorff values stored by `tools/gen_stats_fixtures.py` (versions and tolerances are in
+//! each fixture): statistics within 1e-12 absolute, p-values within 1e-9 relative.
+
+use figlang_metrics::stats::{
+    fisher_z_interval, kendall_tau, pearson, spearman, Correlation, TauVariant,
+};
+use serde_json::Value;
+
+mod stats_common;
+use stats_common::{assert_p, assert_stat, expected, floats, load};
+
+fn check(what: &str, got: Correlation, want: &Value) {
+    assert_stat(
+        &format!("{what} statistic"),
+        got.statistic,
+        expected(&want[0]),
+    );
+    assert_p(&format!("{what} p-value"), got.p_value, expected(&want[1]));
+}
+
+#[test]
+fn fixture_records_versions_and_tolerances() {
+    let f = load("stats_correlation.json");
+    assert_eq!(f["versions"]["scipy"], "1.17.1");
+    assert_eq!(f["tolerance"]["statistic_abs"], 1e-12);
+    assert_eq!(f["tolerance"]["p_value_rel"], 1e-9);
+}
+
+#[test]
+fn correlations_match_scipy() {
+    let f = load("stats_correlation.json");
+    let cases = f["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 15);
+    for case in cases {
+        let name = case["name"].as_str().expect("name");
+        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
+        check(
+            &format!("{name} pearson"),
+            pearson(&x, &y).unwrap(),
+            &case["pearson"],
+        );
+        check(
+            &format!("{name} spearman"),
+            spearman(&x, &y).unwrap(),
+            &case["spearman"],
+        );
+        check(
+            &format!("{name} kendall-b"),
+            kendall_tau(&x, &y, TauVariant::B).unwrap(),
+            &case["kendall_b"],
+        );
+        check(
+            &format!("{name} kendall-c"),
+            kendall_tau(&x, &y, TauVariant::C).unwrap(),
+            &case["kendall_c"],
+        );
+        if let Some(ci) = case.get("pearson_ci95") {
+            let r = pearson(&x, &y).unwrap().statistic;
+            let got = fisher_z_interval(r, x.len(), 0.95).unwrap();
+            assert_stat(&format!("{name} ci low"), got.low, expected(&ci[0]));
+            assert_stat(&format!("{name} ci high"), got.high, expected(&ci[1]));
+        }
+    }
+}
+
+#[test]
+fn williams_test_matches_formula_with_scipy_t() {
+    let f = load("stats_correlation.json");
+    for case in f["williams"].as_array().expect("williams") {
+        let (h, a, b) = (
+            floats(&case["human"]),
+            floats(&case["a"]),
+            floats(&case["b"]),
+        );
+        let got = figlang_metrics::stats::williams_test(&h, &a, &b).unwrap();
+        assert_stat("williams t", got.t, expected(&case["t"]));
+        assert_p("williams p", got.p_value, expected(&case["p_value"]));
+    }
+}
