@@ -1,0 +1,109 @@
+//! The neural metrics as `hauser_core::Scorer`s: batched over many groups, split back per
+//! group, identical to calling the metric directly; style strength's direction flip.
+#![cfg(feature = "neural")]
+
+use std::path::{Path, PathBuf};
+
+use figlang_metrics::neural::{BertScore, BertScoreOptions, BosMode, Perplexity, StyleStrength};
+use hauser_core::{CandidateGroup, Criterion, Evaluator, Scorer};
+use hauser_nli::{CausalLm, Embedder, LoadOptions, ModelSource, SequenceClassifier};
+
+fn tiny(name: &str) -> ModelSource {
+    let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hauser-nli/tests/fixtures")
+        .join(name);
+    ModelSource::Dir(dir)
+}
+
+fn groups() -> Vec<CandidateGroup> {
+    vec![
+        CandidateGroup::new(
+            "He ran home.",
+            [
+                "He ran home like the wind.",
+                "He ran home like a hare.",
+                "He ran home like a man late for dinner.",
+            ],
+        ),
+        CandidateGroup::new(
+            "The sea was calm.",
+            [
+                "The sea was calm as glass.",
+                "The sea was calm as a sleeping cat.",
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn bertscore_scorer_batches_groups_and_matches_direct_scores() {
+    let embedder = Embedder::load(&tiny("bert"), &LoadOptions::default()).expect("tiny bert");
+    let metric = BertScore::new(
+        embedder,
+        "tiny-bert",
+        BertScoreOptions {
+            layer: Some(2),
+            ..Default::default()
+        },
+    )
+    .expect("metric");
+    let gs = groups();
+    let raw = metric.score_groups(&gs);
+    for (g, scores) in gs.iter().zip(&raw) {
+        let scores = scores.as_ref().expect("group scores");
+        assert_eq!(scores.len(), g.len());
+        for (c, &s) in g.candidates.iter().zip(scores) {
+            let direct = metric
+                .score(&[c.text.as_str()], &[vec![g.literal.as_str()]])
+                .expect("direct")[0]
+                .f1;
+            assert!((direct - s).abs() < 1e-6, "{} vs {}", direct, s);
+        }
+    }
+    assert_eq!(metric.criterion(), Criterion::Other("bertscore_f1".into()));
+    let report = Evaluator::new()
+        .with_scorer(Box::new(metric))
+        .evaluate(&gs, 0);
+    let first = report[0].as_ref().expect("group scores");
+    assert!(first
+        .candidates
+        .iter()
+        .all(|c| (0.0..=1.0).contains(&c.scores[0].normalized)));
+}
+
+#[test]
+fn fluency_scorer_is_negative_mean_nll() {
+    let lm = CausalLm::load(&tiny("gpt2"), &LoadOptions::default()).expect("tiny gpt2");
+    let metric = Perplexity::new(lm, "tiny-gpt2", BosMode::Prepend).expect("metric");
+    let gs = groups();
+    let raw = metric.score_groups(&gs);
+    let texts: Vec<&str> = gs
+        .iter()
+        .flat_map(|g| g.candidates.iter().map(|c| c.text.as_str()))
+        .collect();
+    let ppl = metric.perplexity(&texts).expect("ppl");
+    let flat: Vec<f64> = raw.into_iter().flat_map(|r| r.expect("scores")).collect();
+    for (f, p) in flat.iter().zip(ppl) {
+        assert!((f + p.ln()).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn style_strength_flips_for_the_opposite_direction() {
+    let clf =
+        SequenceClassifier::load(&tiny("roberta"), &LoadOptions::default()).expect("tiny roberta");
+    let metric = StyleStrength::new(clf, "tiny-roberta", "positive")
+        .expect("label found case-insensitively");
+    let texts = ["what a lovely day", "this is terrible"];
+    let p = metric.probabilities(&texts).expect("probabilities");
+    let d = metric
+        .directional(&texts, &[true, false])
+        .expect("directional");
+    assert_eq!(d[0], p[0]);
+    assert!((d[1] - (1.0 - p[1])).abs() < 1e-12);
+    assert!(metric.directional(&texts, &[true]).is_err());
+    let clf =
+        SequenceClassifier::load(&tiny("roberta"), &LoadOptions::default()).expect("tiny roberta");
+    let err = StyleStrength::new(clf, "tiny-roberta", "formal").expect_err("unknown label");
+    assert!(err.to_string().contains("POSITIVE"), "{err}");
+}
