@@ -38,6 +38,18 @@ pub enum CliError {
     /// A model could not be loaded or run.
     #[error(transparent)]
     Model(#[from] hauser_nli::NliError),
+    /// A neural metric (BERTScore, perplexity, style strength) failed.
+    #[error(transparent)]
+    Neural(#[from] figlang_metrics::neural::NeuralError),
+    /// A statistic could not be computed from an input file (too few items, duplicates...).
+    #[error("{path}: {source}")]
+    Stats {
+        /// The input file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: figlang_metrics::stats::StatsError,
+    },
 }
 
 impl CliError {

@@ -1,0 +1,231 @@
+//! The neural metrics of `hauser metric`: `bertscore`, `perplexity` and `style`.
+//!
+//! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
+//! subcommand; this module loads the model, scores, and prints either one number per line
+//! (`--sentence`) or one JSON object with the system score and the signature.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+
+use figlang_metrics::neural::{
+    default_layer, Baseline, BertScore, BertScoreOptions, BosMode, NeuralError, Perplexity,
+    StyleStrength,
+};
+use hauser_nli::{Batching, CausalLm, Embedder, LoadOptions, ModelSource, SequenceClassifier};
+
+use crate::error::CliError;
+
+/// Options of the neural metrics.
+#[derive(Debug, Clone, Default, Args)]
+pub struct NeuralMetricArgs {
+    /// Model: a hub id (`org/name[@revision]`, through the local cache) or a directory.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// BERTScore: hidden-state layer (0 = embeddings); default: bert_score's layer for the model.
+    #[arg(long)]
+    pub layer: Option<usize>,
+    /// BERTScore: weight tokens by IDF computed from the references.
+    #[arg(long)]
+    pub idf: bool,
+    /// BERTScore: rescale with a baseline file in bert_score's format (LAYER,P,R,F rows).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Perplexity: prepend `<|endoftext|>` so that the first token is scored too.
+    #[arg(long)]
+    pub prepend_bos: bool,
+    /// Style: the target label whose probability is the style strength (e.g. `formal`).
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Style: 1-based line ranges transferred in the opposite direction, scored 1 - p
+    /// (e.g. `41-80` or `3,7-9`).
+    #[arg(long, value_name = "LINES")]
+    pub flip: Option<String>,
+    /// Inputs per forward pass.
+    #[arg(long, default_value_t = 64)]
+    pub batch_size: usize,
+}
+
+fn load_options(args: &NeuralMetricArgs) -> LoadOptions {
+    LoadOptions {
+        batching: Batching {
+            batch_size: args.batch_size.max(1),
+            bucketed: true,
+        },
+        ..LoadOptions::default()
+    }
+}
+
+fn model(args: &NeuralMetricArgs, metric: &str) -> Result<(ModelSource, String), CliError> {
+    let spec = args
+        .model
+        .as_deref()
+        .ok_or_else(|| CliError::Usage(format!("{metric} needs --model (hub id or directory)")))?;
+    let source = ModelSource::parse(spec);
+    let id = spec.split('@').next().unwrap_or(spec).to_string();
+    Ok((source, id))
+}
+
+/// Parses `--flip` ranges into a per-line flag (`true` = towards the label).
+///
+/// # Errors
+/// [`CliError::Usage`] on a malformed range or one outside `1..=n`.
+pub fn parse_flip(spec: Option<&str>, n: usize) -> Result<Vec<bool>, CliError> {
+    let mut towards = vec![true; n];
+    let Some(spec) = spec else { return Ok(towards) };
+    let bad = || {
+        CliError::Usage(format!(
+            "--flip expects 1-based line ranges like 41-80, got {spec:?}"
+        ))
+    };
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let a: usize = a.trim().parse().map_err(|_| bad())?;
+        let b: usize = b.trim().parse().map_err(|_| bad())?;
+        if a == 0 || a > b || b > n {
+            return Err(CliError::Usage(format!(
+                "--flip range {part} is outside lines 1-{n}"
+            )));
+        }
+        towards[a - 1..b].iter_mut().for_each(|t| *t = false);
+    }
+    Ok(towards)
+}
+
+/// Runs a neural metric on line-aligned hypotheses and references (one list per reference
+/// file; unused by perplexity and style). Returns `false` when `name` is not a neural metric.
+///
+/// # Errors
+/// Missing options, model loading or inference failures, an unwritable output.
+pub fn run(
+    name: &str,
+    args: &NeuralMetricArgs,
+    hyps: &[String],
+    refs: &[Vec<String>],
+    sentence: bool,
+    out: &mut dyn Write,
+) -> Result<bool, CliError> {
+    let opts = load_options(args);
+    let (scores, system, signature, extra) = match name {
+        "bertscore" => {
+            let (source, id) = model(args, name)?;
+            let layer = args.layer.or_else(|| default_layer(&id));
+            let baseline = match &args.baseline {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+                    let l = layer.ok_or_else(|| NeuralError::NoDefaultLayer(id.clone()))?;
+                    let b = Baseline::parse(&text, l)
+                        .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
+                    Some((path.display().to_string(), b))
+                }
+                None => None,
+            };
+            let options = BertScoreOptions {
+                layer,
+                idf: args.idf,
+                baseline,
+                ..BertScoreOptions::default()
+            };
+            let embedder = Embedder::load(&source, &opts)?;
+            let metric = BertScore::new(embedder, &id, options)?;
+            let cands: Vec<&str> = hyps.iter().map(String::as_str).collect();
+            let per_line: Vec<Vec<&str>> = (0..hyps.len())
+                .map(|i| refs.iter().map(|r| r[i].as_str()).collect())
+                .collect();
+            let s = metric.score(&cands, &per_line)?;
+            let n = s.len() as f64;
+            let mean =
+                |f: fn(&figlang_metrics::neural::Prf) -> f64| s.iter().map(f).sum::<f64>() / n;
+            let extra = json!({
+                "precision": mean(|p| p.precision),
+                "recall": mean(|p| p.recall),
+                "f1": mean(|p| p.f1),
+            });
+            let f1 = mean(|p| p.f1);
+            (
+                s.iter().map(|p| p.f1).collect::<Vec<_>>(),
+                f1,
+                metric.signature(),
+                extra,
+            )
+        }
+        "perplexity" => {
+            let (source, id) = model(args, name)?;
+            let lm = CausalLm::load(&source, &opts)?;
+            let bos = if args.prepend_bos {
+                BosMode::Prepend
+            } else {
+                BosMode::None
+            };
+            let metric = Perplexity::new(lm, &id, bos)?;
+            let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
+            let ppl = metric.perplexity(&texts)?;
+            let finite: Vec<f64> = ppl.iter().copied().filter(|p| p.is_finite()).collect();
+            let system = finite.iter().sum::<f64>() / finite.len() as f64;
+            (
+                ppl,
+                system,
+                metric.signature(),
+                json!({"scored": finite.len()}),
+            )
+        }
+        "style" => {
+            let (source, id) = model(args, name)?;
+            let label = args
+                .label
+                .as_deref()
+                .ok_or_else(|| CliError::Usage("style needs --label (e.g. formal)".into()))?;
+            let clf = SequenceClassifier::load(&source, &opts)?;
+            let metric = StyleStrength::new(clf, &id, label)?;
+            let towards = parse_flip(args.flip.as_deref(), hyps.len())?;
+            let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
+            let p = metric.directional(&texts, &towards)?;
+            let system = p.iter().sum::<f64>() / p.len() as f64;
+            let flipped = towards.iter().filter(|t| !**t).count();
+            (
+                p,
+                system,
+                metric.signature().with("flipped", flipped),
+                json!({}),
+            )
+        }
+        _ => return Ok(false),
+    };
+    let werr = |e| CliError::io("-", e);
+    if sentence {
+        for s in scores {
+            writeln!(out, "{s}").map_err(werr)?;
+        }
+    } else {
+        let mut v = json!({"metric": name, "score": system, "n": hyps.len()});
+        if let (Some(obj), Some(more)) = (v.as_object_mut(), extra.as_object()) {
+            obj.extend(more.clone());
+            obj.insert("signature".into(), json!(signature.to_string()));
+        }
+        writeln!(out, "{v}").map_err(werr)?;
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flip_ranges() {
+        assert_eq!(
+            parse_flip(Some("2-3"), 4).unwrap(),
+            vec![true, false, false, true]
+        );
+        assert_eq!(
+            parse_flip(Some("1, 4"), 4).unwrap(),
+            vec![false, true, true, false]
+        );
+        assert_eq!(parse_flip(None, 2).unwrap(), vec![true, true]);
+        for bad in ["0-1", "3-2", "1-5", "x"] {
+            assert!(parse_flip(Some(bad), 4).is_err(), "{bad}");
+        }
+    }
+}
