@@ -154,7 +154,42 @@ def gen_sacrebleu():
           "items": [{"hyp": h, "refs": r} for h, r in items], "configs": chrf})
 
 
-GENERATORS = {"tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
+def gen_rouge():
+    from rouge import Rouge
+    from rouge_score import rouge_scorer
+    items = pairs()
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    sc = rouge_scorer.RougeScorer(types, use_stemmer=False)
+    sc_stem = rouge_scorer.RougeScorer(types, use_stemmer=True)
+    cases = []
+    for hyp, refs in items:
+        # rougeLsum splits on newlines: give some hypotheses two "sentences".
+        h2 = hyp.replace(". ", ".\n")
+        r2 = [r.replace(". ", ".\n") for r in refs]
+        out = {"hyp": h2, "refs": r2}
+        for name, scorer in [("plain", sc), ("stem", sc_stem)]:
+            m = scorer.score_multi(r2, h2)
+            out[name] = {t: [m[t].precision, m[t].recall, m[t].fmeasure] for t in types}
+        cases.append(out)
+    dump(os.path.join(FIX, "rouge_score.json"),
+         {"reference": f"rouge-score {version('rouge-score')} RougeScorer.score_multi "
+                       f"(nltk {version('nltk')} Porter stemmer)", "tolerance": 1e-9, "cases": cases})
+    r = Rouge()
+    cases = []
+    for hyp, refs in items:
+        for ref in refs:
+            try:
+                s = r.get_scores(hyp, ref)[0]
+                v = {k: [s[k]["p"], s[k]["r"], s[k]["f"]] for k in ["rouge-1", "rouge-2", "rouge-l"]}
+            except (ValueError, RecursionError) as e:
+                v = f"error: {type(e).__name__}"
+            cases.append({"hyp": hyp, "ref": ref, "scores": v})
+    dump(os.path.join(FIX, "rouge_pltrdy.json"),
+         {"reference": f"rouge (pltrdy) {version('rouge')} Rouge().get_scores", "tolerance": 1e-9,
+          "cases": cases})
+
+
+GENERATORS = {"rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
               "sacrebleu": gen_sacrebleu}
 
 if __name__ == "__main__":

@@ -58,3 +58,26 @@ with open(out, "w", encoding="utf-8") as f:
               ensure_ascii=False, separators=(",", ":"))
     f.write("\n")
 print(out, len(cases))
+
+# rouge 0.3.2 (pltrdy), whose ROUGE-L F-measure differs from 1.0.1 (pip install rouge==0.3.2).
+from importlib.metadata import version  # noqa: E402
+
+from rouge import Rouge  # noqa: E402
+from text_metric_corpus import pairs  # noqa: E402
+
+assert version("rouge") == "0.3.2", version("rouge")
+rouge_cases = []
+for hyp, refs in pairs():
+    for ref in refs:
+        try:
+            s = Rouge().get_scores(hyp, ref)[0]
+            v = {k: [s[k]["p"], s[k]["r"], s[k]["f"]] for k in ["rouge-1", "rouge-2", "rouge-l"]}
+        except (ValueError, RecursionError) as e:
+            v = f"error: {type(e).__name__}"
+        rouge_cases.append({"hyp": hyp, "ref": ref, "scores": v})
+out = os.path.join(ROOT, "figlang-metrics", "tests", "fixtures", "rouge_pltrdy032.json")
+with open(out, "w", encoding="utf-8") as f:
+    json.dump({"reference": "rouge (pltrdy) 0.3.2 Rouge().get_scores", "tolerance": 1e-9,
+               "cases": rouge_cases}, f, ensure_ascii=False, separators=(",", ":"))
+    f.write("\n")
+print(out, len(rouge_cases))

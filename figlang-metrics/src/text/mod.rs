@@ -16,6 +16,7 @@ pub mod chrf;
 pub mod error;
 pub mod ngram;
 pub mod punkt;
+pub mod rouge;
 pub mod score;
 pub mod tokenize;
 pub mod treebank_legacy;
