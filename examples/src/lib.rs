@@ -12,8 +12,11 @@
 
 pub mod embed;
 pub mod error;
+pub mod extract;
 pub mod input;
 pub mod kb;
+pub mod meta_eval;
+pub mod neural_metric;
 pub mod output;
 pub mod progress;
 pub mod score;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, kb, score};
+use hauser_cli::{embed, extract, kb, meta_eval, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -25,6 +25,12 @@ enum Command {
     Embed(embed::EmbedArgs),
     /// Build, inspect and query simile knowledge bases.
     Kb(kb::KbArgs),
+    /// Extract simile components (topic, vehicle, event) of each input line (JSONL out).
+    Extract(extract::ExtractArgs),
+    /// Correlate a metric with human scores at system and segment level (TSV in, JSON out).
+    MetaEval(meta_eval::MetaEvalArgs),
+    /// Pearson, Spearman and Kendall correlation of two TSV columns, with p-values (JSON out).
+    Corr(meta_eval::CorrArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +39,13 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
         Command::Embed(args) => embed::run(args, &mut stderr).map(|_| true),
+        Command::Extract(args) => extract::run(args, &mut stderr).map(|s| s.failed == 0),
+        Command::MetaEval(args) => {
+            meta_eval::run_meta_eval(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
+        Command::Corr(args) => {
+            meta_eval::run_corr(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }

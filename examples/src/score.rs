@@ -61,6 +61,11 @@ pub struct ScoreArgs {
     /// Inputs per forward pass of the neural scorers (batches span groups).
     #[arg(long, default_value_t = 32)]
     pub nli_batch_size: usize,
+    /// Do not extract components of candidates that come without them (the rule-based
+    /// extractor of `hauser extract` runs by default); criteria needing components are then
+    /// skipped for such groups.
+    #[arg(long)]
+    pub no_extract: bool,
 }
 
 /// `--missing-part` values.
@@ -147,6 +152,9 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
         .with_reranker(Box::new(reranker));
     for s in scorers {
         evaluator = evaluator.with_scorer(s);
+    }
+    if !args.no_extract {
+        evaluator = evaluator.with_extractor(Box::new(hauser_kb::extract::RuleExtractor::new()));
     }
     let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut out: Box<dyn Write> = match &args.output {

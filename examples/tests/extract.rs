@@ -1,0 +1,167 @@
+//! End-to-end tests of `hauser extract`, and of `hauser score` filling components with the
+//! extractor.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn hauser() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hauser"))
+}
+
+fn shared_data() -> PathBuf {
+    std::env::var_os("HAUSER_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
+}
+
+fn run_on(args: &[&str], stdin: &str) -> Output {
+    let mut child = hauser()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hauser starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("hauser finishes")
+}
+
+fn records(out: &Output) -> Vec<Value> {
+    String::from_utf8(out.stdout.clone())
+        .expect("stdout is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every stdout line is JSON"))
+        .collect()
+}
+
+#[test]
+fn plain_and_jsonl_lines_give_components_in_order() {
+    let input = concat!(
+        "Soon her deck smoked like a furnace under wind.\n",
+        "\n",
+        "{\"simile\": \"He yelps and howls like a lonely grey wolf.\", \"literal\": \"He yelps and howls.\", \"id\": 7}\n",
+        "They like apples.\n",
+        "{\"text\": \"Her smile was brighter than the sun.\"}\n",
+        "{\"simile\": 3}\n",
+    );
+    let out = run_on(&["extract", "--input", "-"], input);
+    assert_eq!(out.status.code(), Some(1), "one bad line gives exit code 1");
+    let recs = records(&out);
+    assert_eq!(
+        recs.len(),
+        5,
+        "blank lines are skipped, every other line answers"
+    );
+    assert_eq!(
+        recs[0]["components"],
+        serde_json::json!([["her deck", "a furnace", "smoked"]])
+    );
+    assert_eq!(
+        recs[1]["components"],
+        serde_json::json!([["He", "a lonely grey wolf", "howls"]])
+    );
+    assert_eq!(recs[1]["id"], 7);
+    assert_eq!(recs[2]["components"], serde_json::json!([]));
+    assert_eq!(
+        recs[3]["components"],
+        serde_json::json!([["Her smile", "the sun", "was"]])
+    );
+    assert_eq!(recs[4]["line"], 6);
+    assert!(recs[4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("invalid record"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("extract-rules|lexicon:"), "{stderr}");
+}
+
+#[test]
+fn like_only_drops_other_comparators() {
+    let out = run_on(
+        &["extract", "--like-only", "--input", "-"],
+        "Her smile was brighter than the sun.\n",
+    );
+    assert!(out.status.success());
+    assert_eq!(records(&out)[0]["components"], serde_json::json!([]));
+}
+
+#[test]
+fn missing_input_file_is_a_clear_error() {
+    let out = hauser()
+        .args(["extract", "--input", "/nonexistent/similes.txt"])
+        .output()
+        .expect("hauser runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/similes.txt"));
+}
+
+#[test]
+fn score_extracts_components_unless_disabled() {
+    let group = r#"{"literal": "He yelps and howls.", "candidates": ["He yelps and howls like a wolf.", "He yelps and howls like a lonely grey wolf."]}"#;
+    let out = run_on(&["score", "--input", "-"], group);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&out);
+    assert_eq!(
+        recs[1]["components"],
+        serde_json::json!([["He", "a lonely grey wolf", "howls"]])
+    );
+    assert_eq!(recs[1]["informativeness_raw"], 4.0);
+    assert_eq!(recs[0]["informativeness"], 0.0);
+    assert!(recs[0]["signature"]
+        .as_str()
+        .unwrap()
+        .contains("extract-rules"));
+
+    let out = run_on(&["score", "--no-extract", "--input", "-"], group);
+    assert!(out.status.success());
+    let recs = records(&out);
+    assert!(recs[0]["components"].is_null());
+    assert!(recs[0].get("informativeness").is_none());
+}
+
+#[test]
+fn score_runs_informativeness_on_every_raw_candidate() {
+    let data = shared_data().join("hauser/simile_candidates_raw.json");
+    if !data.exists() {
+        println!(
+            "SKIPPED: {} not found (reference data absent)",
+            data.display()
+        );
+        return;
+    }
+    let out = hauser()
+        .args(["score", "--input"])
+        .arg(&data)
+        .output()
+        .expect("hauser runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&out);
+    assert_eq!(recs.len(), 12_495);
+    assert!(recs.iter().all(|r| r.get("informativeness").is_some()));
+    let with_vehicle = recs
+        .iter()
+        .filter(|r| r["informativeness_raw"].is_number())
+        .count();
+    println!(
+        "raw candidates with a vehicle: {with_vehicle} / {}",
+        recs.len()
+    );
+    // Candidates are generated similes: nearly all hold a comparison.
+    assert!(with_vehicle * 100 >= recs.len() * 95, "{with_vehicle}");
+}
