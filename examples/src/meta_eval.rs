@@ -1,0 +1,243 @@
+//! `hauser meta-eval` (system- and segment-level correlation of a metric with human scores) and
+//! `hauser corr` (Pearson, Spearman and Kendall of two columns), both on headed TSV files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::{json, Value};
+
+use figlang_metrics::stats::{
+    bootstrap_meta_eval, kendall_tau, meta_evaluate, pearson, spearman, BootstrapConfig,
+    MetaEvalData, TauVariant,
+};
+
+use crate::error::CliError;
+
+/// Options of `hauser meta-eval`.
+#[derive(Debug, Clone, Args)]
+pub struct MetaEvalArgs {
+    /// Headed TSV, one row per system output.
+    #[arg(long)]
+    pub input: PathBuf,
+    /// Column holding the system name.
+    #[arg(long, default_value = "system")]
+    pub system_col: String,
+    /// Column holding the segment (source sentence) id.
+    #[arg(long, default_value = "segment")]
+    pub segment_col: String,
+    /// Column holding the human score.
+    #[arg(long, default_value = "human")]
+    pub human_col: String,
+    /// Column holding the metric score.
+    #[arg(long, default_value = "metric")]
+    pub metric_col: String,
+    /// Also report percentile bootstrap 95% intervals from this many segment resamples.
+    #[arg(long, default_value_t = 0)]
+    pub bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// Options of `hauser corr`.
+#[derive(Debug, Clone, Args)]
+pub struct CorrArgs {
+    /// Headed TSV file.
+    #[arg(long)]
+    pub input: PathBuf,
+    /// First column.
+    #[arg(long)]
+    pub x: String,
+    /// Second column.
+    #[arg(long)]
+    pub y: String,
+}
+
+/// A headed TSV held in memory: header names and rows of cells with their 1-based line.
+struct Table {
+    path: PathBuf,
+    header: Vec<String>,
+    rows: Vec<(usize, Vec<String>)>,
+}
+
+impl Table {
+    fn read(path: &Path) -> Result<Self, CliError> {
+        let mut reader = csv::ReaderBuilder::new()
+            .delimiter(b'\t')
+            .quoting(false)
+            .flexible(true)
+            .from_path(path)
+            .map_err(|e| csv_error(path, e))?;
+        let header: Vec<String> = reader
+            .headers()
+            .map_err(|e| csv_error(path, e))?
+            .iter()
+            .map(|h| h.trim().to_string())
+            .collect();
+        let mut rows = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| csv_error(path, e))?;
+            let line = record.position().map_or(0, |p| p.line() as usize);
+            if record.iter().all(|c| c.trim().is_empty()) {
+                continue;
+            }
+            rows.push((line, record.iter().map(str::to_string).collect()));
+        }
+        Ok(Self {
+            path: path.to_path_buf(),
+            header,
+            rows,
+        })
+    }
+
+    fn column(&self, name: &str) -> Result<usize, CliError> {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| CliError::Input {
+                path: self.path.clone(),
+                line: 1,
+                message: format!(
+                    "no column {name:?} in the header (columns: {})",
+                    self.header.join(", ")
+                ),
+            })
+    }
+
+    fn cell<'a>(&self, line: usize, row: &'a [String], col: usize) -> Result<&'a str, CliError> {
+        row.get(col)
+            .map(|c| c.trim())
+            .ok_or_else(|| CliError::Input {
+                path: self.path.clone(),
+                line,
+                message: format!(
+                    "row has {} cells, column {:?} is number {}",
+                    row.len(),
+                    self.header[col],
+                    col + 1
+                ),
+            })
+    }
+
+    fn number(&self, line: usize, row: &[String], col: usize) -> Result<f64, CliError> {
+        let cell = self.cell(line, row, col)?;
+        match cell.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(CliError::Input {
+                path: self.path.clone(),
+                line,
+                message: format!(
+                    "column {:?}: {cell:?} is not a finite number",
+                    self.header[col]
+                ),
+            }),
+        }
+    }
+}
+
+fn csv_error(path: &Path, e: csv::Error) -> CliError {
+    let line = e.position().map_or(0, |p| p.line() as usize);
+    match e.into_kind() {
+        csv::ErrorKind::Io(source) => CliError::io(path, source),
+        other => CliError::Input {
+            path: path.to_path_buf(),
+            line,
+            message: format!("{other:?}"),
+        },
+    }
+}
+
+fn stats_error(path: &Path, e: figlang_metrics::stats::StatsError) -> CliError {
+    CliError::Stats {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+/// Runs `hauser meta-eval`, writing one JSON object (and a newline) to `out`.
+pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    let table = Table::read(&args.input)?;
+    let cols = [
+        table.column(&args.system_col)?,
+        table.column(&args.segment_col)?,
+        table.column(&args.human_col)?,
+        table.column(&args.metric_col)?,
+    ];
+    let mut rows = Vec::with_capacity(table.rows.len());
+    for (line, row) in &table.rows {
+        rows.push((
+            table.cell(*line, row, cols[0])?.to_string(),
+            table.cell(*line, row, cols[1])?.to_string(),
+            table.number(*line, row, cols[2])?,
+            table.number(*line, row, cols[3])?,
+        ));
+    }
+    let path = &args.input;
+    let data = MetaEvalData::from_rows(rows).map_err(|e| stats_error(path, e))?;
+    let report = meta_evaluate(&data).map_err(|e| stats_error(path, e))?;
+    let mut value = json!({
+        "system_pearson": report.system_pearson.statistic,
+        "system_pearson_p": report.system_pearson.p_value,
+        "system_pearson_ci95": [report.system_pearson_ci.low, report.system_pearson_ci.high],
+        "system_spearman": report.system_spearman.statistic,
+        "system_spearman_p": report.system_spearman.p_value,
+        "system_kendall": report.system_kendall.statistic,
+        "system_kendall_p": report.system_kendall.p_value,
+        "segment_kendall_wmt": report.segment_kendall_wmt,
+        "segment_kendall_wmt_segments": report.segment_kendall_segments,
+        "segment_pearson": report.segment_pearson.statistic,
+        "segment_pearson_p": report.segment_pearson.p_value,
+        "n_systems": report.n_systems,
+        "n_segments": report.n_segments,
+        "n_items": report.n_items,
+        "signature": report.signature.to_string(),
+    });
+    if args.bootstrap > 0 {
+        let config = BootstrapConfig {
+            resamples: args.bootstrap,
+            seed: args.seed,
+            level: 0.95,
+        };
+        let b = bootstrap_meta_eval(&data, &config).map_err(|e| stats_error(path, e))?;
+        value["bootstrap"] = json!({
+            "resamples": config.resamples,
+            "seed": config.seed,
+            "system_pearson_ci95": [b.system_pearson.low, b.system_pearson.high],
+            "segment_kendall_wmt_ci95": [b.segment_kendall_wmt.low, b.segment_kendall_wmt.high],
+            "segment_pearson_ci95": [b.segment_pearson.low, b.segment_pearson.high],
+        });
+    }
+    writeln!(out, "{value}").map_err(|e| CliError::io("<stdout>", e))?;
+    Ok(value)
+}
+
+/// Runs `hauser corr`, writing one JSON object (and a newline) to `out`. NaN (constant column)
+/// is written as `null`.
+pub fn run_corr(args: &CorrArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    let table = Table::read(&args.input)?;
+    let (cx, cy) = (table.column(&args.x)?, table.column(&args.y)?);
+    let mut x = Vec::with_capacity(table.rows.len());
+    let mut y = Vec::with_capacity(table.rows.len());
+    for (line, row) in &table.rows {
+        x.push(table.number(*line, row, cx)?);
+        y.push(table.number(*line, row, cy)?);
+    }
+    let path = &args.input;
+    let p = pearson(&x, &y).map_err(|e| stats_error(path, e))?;
+    let s = spearman(&x, &y).map_err(|e| stats_error(path, e))?;
+    let k = kendall_tau(&x, &y, TauVariant::B).map_err(|e| stats_error(path, e))?;
+    let value = json!({
+        "n": p.n,
+        "pearson": p.statistic,
+        "pearson_p": p.p_value,
+        "spearman": s.statistic,
+        "spearman_p": s.p_value,
+        "kendall": k.statistic,
+        "kendall_p": k.p_value,
+        "kendall_variant": "b",
+        "signature": format!("corr|p:scipy-1.17|version:{}", figlang_metrics::VERSION),
+    });
+    writeln!(out, "{value}").map_err(|e| CliError::io("<stdout>", e))?;
+    Ok(value)
+}
