@@ -189,7 +189,23 @@ def gen_rouge():
           "cases": cases})
 
 
-GENERATORS = {"rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
+def gen_self_bleu():
+    """Self-BLEU: each generation against the others, NLTK sentence_bleu with method1."""
+    sf = SmoothingFunction()
+    hyps = [h for h, _ in pairs()][:60]
+    groups = [hyps[i:i + 6] for i in range(0, len(hyps), 6)]
+    out = []
+    for g in groups:
+        toks = [word_tokenize(t) for t in g]
+        per = [sentence_bleu([t for j, t in enumerate(toks) if j != i], toks[i],
+                             smoothing_function=sf.method1) for i in range(len(toks))]
+        out.append({"texts": g, "per_text": per})
+    dump(os.path.join(FIX, "self_bleu_nltk.json"),
+         {"reference": f"nltk {version('nltk')} sentence_bleu(others, each, method1)",
+          "tolerance": 1e-9, "groups": out})
+
+
+GENERATORS = {"self_bleu": gen_self_bleu, "rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
               "sacrebleu": gen_sacrebleu}
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ pub mod extract;
 pub mod input;
 pub mod kb;
 pub mod meta_eval;
+pub mod metric;
 pub mod neural_metric;
 pub mod output;
 pub mod progress;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, extract, kb, meta_eval, score};
+use hauser_cli::{embed, extract, kb, meta_eval, metric, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -31,6 +31,8 @@ enum Command {
     MetaEval(meta_eval::MetaEvalArgs),
     /// Pearson, Spearman and Kendall correlation of two TSV columns, with p-values (JSON out).
     Corr(meta_eval::CorrArgs),
+    /// Text metrics of line-aligned files (BLEU, chrF, ROUGE, diversity, neural metrics).
+    Metric(metric::MetricArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Corr(args) => {
             meta_eval::run_corr(args, &mut std::io::stdout().lock()).map(|_| true)
         }
+        Command::Metric(args) => metric::run(args, &mut std::io::stdout().lock()).map(|_| true),
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }

@@ -13,6 +13,7 @@
 pub mod bleu_nltk;
 pub mod bleu_sacre;
 pub mod chrf;
+pub mod diversity;
 pub mod error;
 pub mod ngram;
 pub mod punkt;

@@ -156,7 +156,7 @@ impl RougeScore {
             .with("tok", "rouge-score")
             .with("case", "lc")
             .with("nrefs", nrefs)
-            .with("agg", "max-f")
+            .with("multiref", "max-f")
     }
 
     fn tokens(&self, text: &str) -> Vec<String> {
@@ -373,7 +373,7 @@ impl PltrdyRouge {
             .with("tok", tok)
             .with("case", "mixed")
             .with("nrefs", nrefs)
-            .with("agg", "max-f")
+            .with("multiref", "max-f")
     }
 
     /// `Rouge().get_scores(hyp, ref)` for one pair.
