@@ -1,0 +1,212 @@
+//! `hauser metric bertscore|perplexity|style` end to end on the tiny random models.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use figlang_metrics::neural::{BertScore, BertScoreOptions, BosMode, Perplexity};
+use hauser_nli::{CausalLm, Embedder, LoadOptions, ModelSource};
+
+fn tiny(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hauser-nli/tests/fixtures")
+        .join(name)
+}
+
+fn write(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, lines.join("\n") + "\n").expect("write");
+    p
+}
+
+fn hauser(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hauser"))
+        .args(args)
+        .output()
+        .expect("hauser runs")
+}
+
+const HYPS: [&str; 3] = [
+    "the cat sat like a king",
+    "she sang softly",
+    "rain fell like tears",
+];
+const REFS: [&str; 3] = ["a cat was sitting", "she was singing quietly", "it rained"];
+
+#[test]
+fn bertscore_sentence_scores_match_the_library() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let hyp = write(dir.path(), "hyp.txt", &HYPS);
+    let reference = write(dir.path(), "ref.txt", &REFS);
+    let model = tiny("bert");
+    let out = hauser(&[
+        "metric",
+        "bertscore",
+        "--model",
+        model.to_str().unwrap(),
+        "--layer",
+        "2",
+        "--idf",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        reference.to_str().unwrap(),
+        "--sentence",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<f64> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let embedder = Embedder::load(&ModelSource::Dir(model), &LoadOptions::default()).unwrap();
+    let options = BertScoreOptions {
+        layer: Some(2),
+        idf: true,
+        ..Default::default()
+    };
+    let metric = BertScore::new(embedder, "tiny", options).unwrap();
+    let refs: Vec<Vec<&str>> = REFS.iter().map(|r| vec![*r]).collect();
+    let want = metric.score(&HYPS, &refs).unwrap();
+    assert_eq!(got.len(), 3);
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(*g, w.f1, "the CLI prints full precision");
+    }
+
+    // Corpus mode: one JSON line with P/R/F1 means and the signature.
+    let out = hauser(&[
+        "metric",
+        "bertscore",
+        "--model",
+        tiny("bert").to_str().unwrap(),
+        "--layer",
+        "2",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        reference.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert!(v["signature"]
+        .as_str()
+        .unwrap()
+        .starts_with("bertscore|model:"));
+    assert!(v["signature"].as_str().unwrap().contains("layer:2|idf:no"));
+    assert_eq!(v["n"], 3);
+}
+
+#[test]
+fn bertscore_errors_are_clear() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let hyp = write(dir.path(), "hyp.txt", &HYPS);
+    let model = tiny("bert");
+    // No layer and no default for a local directory.
+    let out = hauser(&[
+        "metric",
+        "bertscore",
+        "--model",
+        model.to_str().unwrap(),
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        hyp.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--layer"));
+    // A missing model directory names the model.
+    let out = hauser(&[
+        "metric",
+        "bertscore",
+        "--model",
+        "/nonexistent/model",
+        "--layer",
+        "1",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        hyp.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/model"));
+    // No --model at all.
+    let out = hauser(&["metric", "perplexity", "--hyp", hyp.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--model"));
+}
+
+#[test]
+fn perplexity_and_style_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let hyp = write(dir.path(), "hyp.txt", &HYPS);
+    let gpt2 = tiny("gpt2");
+    let out = hauser(&[
+        "metric",
+        "perplexity",
+        "--model",
+        gpt2.to_str().unwrap(),
+        "--prepend-bos",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--sentence",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<f64> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let lm = CausalLm::load(&ModelSource::Dir(gpt2), &LoadOptions::default()).unwrap();
+    let want = Perplexity::new(lm, "tiny", BosMode::Prepend)
+        .unwrap()
+        .perplexity(&HYPS)
+        .unwrap();
+    assert_eq!(got, want);
+
+    let clf = tiny("roberta");
+    let args = [
+        "metric",
+        "style",
+        "--model",
+        clf.to_str().unwrap(),
+        "--label",
+        "positive",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--sentence",
+    ];
+    let plain: Vec<f64> = String::from_utf8(hauser(&args).stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let mut flipped_args = args.to_vec();
+    flipped_args.extend(["--flip", "2-3"]);
+    let flipped: Vec<f64> = String::from_utf8(hauser(&flipped_args).stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(plain.len(), 3);
+    assert_eq!(flipped[0], plain[0]);
+    for i in 1..3 {
+        assert!((flipped[i] - (1.0 - plain[i])).abs() < 1e-12);
+    }
+    let out = hauser(&[
+        "metric",
+        "style",
+        "--model",
+        tiny("roberta").to_str().unwrap(),
+        "--label",
+        "formal",
+        "--hyp",
+        hyp.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("POSITIVE"));
+}
