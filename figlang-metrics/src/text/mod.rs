@@ -16,6 +16,7 @@ pub mod chrf;
 pub mod diversity;
 pub mod error;
 pub mod ngram;
+pub mod porter;
 pub mod punkt;
 pub mod rouge;
 pub mod score;

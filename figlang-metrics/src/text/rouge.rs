@@ -6,8 +6,8 @@
 //!   used: sentences split on `.`, whitespace tokens, *sets* of n-grams, summary-level LCS as a
 //!   union of word sets, `F = 2PR / (P + R + 1e-8)`.
 //!
-//! Porter stemming (`use_stemmer=True`) is not implemented yet: [`RougeScore::sentence`]
-//! refuses it with an error rather than giving unstemmed numbers.
+//! `use_stemmer` applies NLTK's Porter stemmer ([`super::porter`]) to tokens longer than three
+//! characters, as rouge-score does.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -81,7 +81,7 @@ fn f1(p: f64, r: f64) -> f64 {
 /// `rouge-score` 0.1.2 settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RougeScore {
-    /// Porter stemming of tokens longer than 3 characters (not yet available: an error).
+    /// Porter stemming of tokens longer than 3 characters.
     pub use_stemmer: bool,
 }
 
@@ -160,25 +160,37 @@ impl RougeScore {
     }
 
     fn tokens(&self, text: &str) -> Vec<String> {
-        rouge_score_tokens(text)
+        let toks = rouge_score_tokens(text);
+        if !self.use_stemmer {
+            return toks;
+        }
+        // rouge-score stems, then keeps tokens that are still `^[a-z0-9]+$`.
+        toks.into_iter()
+            .map(|t| {
+                if t.chars().count() > 3 {
+                    super::porter::stem(&t)
+                } else {
+                    t
+                }
+            })
+            .filter(|t| {
+                !t.is_empty()
+                    && t.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            })
+            .collect()
     }
 
     /// P/R/F of `prediction` against one `target`.
     ///
     /// # Errors
-    /// [`MetricError::InvalidOption`] when stemming is asked (not implemented).
+    /// None today; kept fallible for future options.
     pub fn score_pair(
         &self,
         kind: RougeType,
         target: &str,
         prediction: &str,
     ) -> Result<Prf, MetricError> {
-        if self.use_stemmer {
-            return Err(MetricError::option(
-                "rouge",
-                "Porter stemming is not implemented yet",
-            ));
-        }
         Ok(match kind {
             RougeType::Rouge1 | RougeType::Rouge2 => {
                 let n = if kind == RougeType::Rouge1 { 1 } else { 2 };
