@@ -21,7 +21,7 @@ fn table() -> MetaEvalData {
             ));
         }
     }
-    MetaEvalData::from_rows(rows).unwrap()
+    MetaEvalData::from_rows(rows).expect("table")
 }
 
 #[test]
@@ -44,7 +44,10 @@ fn bootstrap_is_seeded_and_thread_independent() {
 
     // The mean tau is a mean over resampled segments: its interval brackets the estimate.
     let tau = parallel.segment_kendall_wmt;
-    assert!(tau.low <= tau.estimate && tau.estimate <= tau.high, "{tau:?}");
+    assert!(
+        tau.low <= tau.estimate && tau.estimate <= tau.high,
+        "{tau:?}"
+    );
     let report = meta_evaluate(&data).unwrap();
     for (ci, point) in [
         (parallel.system_pearson, report.system_pearson.statistic),
