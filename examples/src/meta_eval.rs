@@ -8,8 +8,8 @@ use clap::Args;
 use serde_json::{json, Value};
 
 use figlang_metrics::stats::{
-    bootstrap_meta_eval, kendall_tau, meta_evaluate, pearson, spearman, BootstrapConfig,
-    MetaEvalData, TauVariant,
+    bootstrap_meta_eval, kendall_tau, meta_evaluate, pearson, spearman, top_n_analysis,
+    BootstrapConfig, MetaEvalData, TauVariant,
 };
 
 use crate::error::CliError;
@@ -193,6 +193,13 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         "n_items": report.n_items,
         "signature": report.signature.to_string(),
     });
+    if report.n_systems >= 3 {
+        let top = top_n_analysis(&data).map_err(|e| stats_error(path, e))?;
+        value["system_pearson_top_n"] = top
+            .iter()
+            .map(|t| json!({"n": t.n, "pearson": t.pearson.statistic, "p": t.pearson.p_value}))
+            .collect();
+    }
     if args.bootstrap > 0 {
         let config = BootstrapConfig {
             resamples: args.bootstrap,

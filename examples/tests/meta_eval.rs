@@ -66,6 +66,11 @@ fn meta_eval_prints_system_and_segment_correlations() {
         .as_str()
         .expect("sig")
         .starts_with("meta-eval|"));
+    // Top-N: with 3 systems only N = 3, the full system-level Pearson.
+    let top = v["system_pearson_top_n"].as_array().expect("top-n");
+    assert_eq!(top.len(), 1);
+    assert_eq!(top[0]["n"], 3);
+    close(&top[0]["pearson"], 0.96312313730186, 1e-12);
 }
 
 #[test]

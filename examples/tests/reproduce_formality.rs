@@ -170,4 +170,22 @@ fn cli_meta_eval_reproduces_reg_pt16() {
     assert!((tau - 0.3301551993863711).abs() < 1e-12, "{tau}");
     assert_eq!(v["n_systems"], 8);
     assert_eq!(v["n_segments"], 80);
+    let top = v["system_pearson_top_n"].as_array().expect("top-n");
+    let ns: Vec<i64> = top.iter().map(|t| t["n"].as_i64().expect("n")).collect();
+    assert_eq!(ns, vec![8, 7, 6, 5, 4, 3]);
+    assert!((top[0]["pearson"].as_f64().expect("r") - r).abs() < 1e-15);
+    let shown: Vec<String> = top
+        .iter()
+        .map(|t| {
+            format!(
+                "{}:{:.3}",
+                t["n"],
+                t["pearson"].as_f64().unwrap_or(f64::NAN)
+            )
+        })
+        .collect();
+    println!(
+        "formality style reg.pt16 top-N system Pearson: {}",
+        shown.join(" ")
+    );
 }

@@ -5,6 +5,13 @@
 //! used in signatures.
 //!
 //! ```
+//! // Meta-evaluation statistics (module `stats`): SciPy-exact correlations and p-values.
+//! use figlang_metrics::stats::{kendall_tau, pearson, TauVariant};
+//! let human = [1.0, 2.0, 3.0, 4.0, 5.0];
+//! let metric = [0.1, 0.3, 0.2, 0.5, 0.9];
+//! let r = pearson(&human, &metric).unwrap();
+//! assert!((r.statistic - 0.9).abs() < 1e-12 && r.p_value < 0.05);
+//! assert!(kendall_tau(&human, &metric, TauVariant::B).unwrap().statistic > 0.5);
 //! assert!(!figlang_metrics::VERSION.is_empty());
 //! ```
 #![deny(missing_docs)]
