@@ -111,6 +111,35 @@ def williams_cases():
     return out
 
 
+def permutation_cases():
+    """Exact permutation tests (n! resp. 2^n <= n_resamples) with scipy.stats.permutation_test."""
+    out = []
+    x = np.array([0.3, 1.2, 0.8, 2.5, 1.9, 3.1])
+    y = np.array([1.0, 2.0, 1.5, 2.2, 3.5, 3.0])
+    corr = {
+        "pearson": lambda a, b: stats.pearsonr(a, b).statistic,
+        "spearman": lambda a, b: stats.spearmanr(a, b).statistic,
+        "kendall_b": lambda a, b: stats.kendalltau(a, b).statistic,
+    }
+    for kind, f in corr.items():
+        r = stats.permutation_test((y,), lambda yy: f(x, yy), permutation_type="pairings",
+                                   vectorized=False, n_resamples=9999)
+        out.append({"type": "pairings", "kind": kind, "x": x.tolist(), "y": y.tolist(),
+                    "statistic": float(r.statistic), "p_value": float(r.pvalue),
+                    "n_null": int(len(r.null_distribution))})
+    h = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    a = np.array([1.2, 1.9, 3.3, 3.8, 5.5, 5.9, 7.4, 7.7])
+    b = np.array([2.0, 1.0, 4.0, 3.5, 4.5, 7.5, 6.0, 8.5])
+    za, zb = stats.zscore(a), stats.zscore(b)
+    for kind, f in corr.items():
+        r = stats.permutation_test((za, zb), lambda u, v: f(h, u) - f(h, v), permutation_type="samples",
+                                   vectorized=False, n_resamples=9999)
+        out.append({"type": "samples", "kind": kind, "human": h.tolist(), "a": a.tolist(), "b": b.tolist(),
+                    "statistic": float(r.statistic), "p_value": float(r.pvalue),
+                    "n_null": int(len(r.null_distribution))})
+    return out
+
+
 def agreement_cases():
     out = {"cohen": [], "fleiss": [], "krippendorff": [], "zscore": [], "loo": []}
     pairs = {
@@ -205,7 +234,8 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     common = {"versions": VERSIONS, "tolerance": TOL, "generator": "tools/gen_stats_fixtures.py"}
     files = {
-        "stats_correlation.json": {**common, "cases": corr_cases(), "williams": williams_cases()},
+        "stats_correlation.json": {**common, "cases": corr_cases(), "williams": williams_cases(),
+                                   "permutation": permutation_cases()},
         "stats_agreement.json": {**common, **agreement_cases()},
         "stats_classification.json": {**common, **classification_cases()},
     }

@@ -78,3 +78,40 @@ fn williams_test_matches_formula_with_scipy_t() {
         assert_p("williams p", got.p_value, expected(&case["p_value"]));
     }
 }
+
+#[test]
+fn exact_permutation_tests_match_scipy_permutation_test() {
+    use figlang_metrics::stats::{permutation_test, permutation_test_paired, CorrelationKind};
+    let f = load("stats_correlation.json");
+    let cases = f["permutation"].as_array().expect("permutation");
+    assert_eq!(cases.len(), 6);
+    for case in cases {
+        let kind = match case["kind"].as_str().expect("kind") {
+            "pearson" => CorrelationKind::Pearson,
+            "spearman" => CorrelationKind::Spearman,
+            _ => CorrelationKind::KendallB,
+        };
+        let got = if case["type"] == "pairings" {
+            permutation_test(&floats(&case["x"]), &floats(&case["y"]), kind, 9999, 0)
+        } else {
+            permutation_test_paired(
+                &floats(&case["human"]),
+                &floats(&case["a"]),
+                &floats(&case["b"]),
+                kind,
+                9999,
+                0,
+            )
+        }
+        .unwrap();
+        let what = format!("{} {}", case["type"], case["kind"]);
+        assert!(got.exact, "{what}");
+        assert_eq!(
+            got.resamples as u64,
+            case["n_null"].as_u64().expect("n"),
+            "{what}"
+        );
+        assert_stat(&what, got.statistic, expected(&case["statistic"]));
+        assert_p(&what, got.p_value, expected(&case["p_value"]));
+    }
+}

@@ -24,6 +24,7 @@ mod error;
 mod kendall;
 mod krippendorff;
 mod meta;
+mod permutation;
 mod rank;
 mod ranking;
 mod resample;
@@ -44,10 +45,12 @@ pub use meta::{
     meta_evaluate, segment_taus, segment_wmt_tau, top_n_analysis, MetaEvalData, MetaEvalReport,
     TopN,
 };
+pub use permutation::{
+    permutation_test, permutation_test_paired, CorrelationKind, PermutationResult,
+};
 pub use rank::average_ranks;
 pub use ranking::{hit_rate_at_k, ndcg_at_k, ranking_report, reciprocal_rank, RankingReport};
 pub use resample::{
-    bootstrap_meta_eval, permutation_test, permutation_test_paired, williams_test,
-    williams_test_from_r, BootstrapConfig, BootstrapInterval, CorrelationKind, MetaEvalBootstrap,
-    PermutationResult, WilliamsTest,
+    bootstrap_meta_eval, williams_test, williams_test_from_r, BootstrapConfig, BootstrapInterval,
+    MetaEvalBootstrap, WilliamsTest,
 };

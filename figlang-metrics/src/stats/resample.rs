@@ -1,12 +1,11 @@
-//! Bootstrap confidence intervals of a meta-evaluation, permutation tests and the Williams test.
+//! Bootstrap confidence intervals of a meta-evaluation and the Williams test.
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::correlation::{pearson_r, spearman};
+use super::correlation::pearson_r;
 use super::dist;
 use super::error::{check_paired, StatsError, StatsResult};
-use super::kendall::{kendall_tau, TauVariant};
 use super::meta::{segment_taus, segment_wmt_tau, MetaEvalData};
 use super::rng::SplitMix64;
 
@@ -243,128 +242,6 @@ pub fn bootstrap_meta_eval(
     })
 }
 
-/// Which correlation a permutation test compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum CorrelationKind {
-    /// Pearson's r.
-    Pearson,
-    /// Spearman's rho.
-    Spearman,
-    /// Kendall's tau-b.
-    KendallB,
-}
-
-fn corr(kind: CorrelationKind, x: &[f64], y: &[f64]) -> f64 {
-    match kind {
-        CorrelationKind::Pearson => pearson_r(x, y),
-        CorrelationKind::Spearman => spearman(x, y).map_or(f64::NAN, |c| c.statistic),
-        CorrelationKind::KendallB => {
-            kendall_tau(x, y, TauVariant::B).map_or(f64::NAN, |c| c.statistic)
-        }
-    }
-}
-
-/// Result of a permutation test.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct PermutationResult {
-    /// The observed statistic.
-    pub statistic: f64,
-    /// Two-sided p-value `(1 + #{|resampled| >= |observed|}) / (1 + resamples)`.
-    pub p_value: f64,
-    /// Number of resamples.
-    pub resamples: usize,
-}
-
-fn z_standardise(x: &[f64]) -> Vec<f64> {
-    let n = x.len() as f64;
-    let mean = x.iter().sum::<f64>() / n;
-    let sd = (x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
-    if sd == 0.0 {
-        return vec![0.0; x.len()];
-    }
-    x.iter().map(|v| (v - mean) / sd).collect()
-}
-
-fn p_from_counts(observed: f64, draws: &[f64]) -> f64 {
-    // A relative slack keeps resamples equal to the observed value (up to rounding) as ties.
-    let bar = observed.abs() * (1.0 - 1e-12);
-    let extreme = draws.iter().filter(|d| d.abs() >= bar).count();
-    (1 + extreme) as f64 / (1 + draws.len()) as f64
-}
-
-/// Paired permutation test of the difference `corr(human, a) - corr(human, b)` between two
-/// metrics scored on the same items: each resample swaps the (z-standardised, so that scales do
-/// not matter) scores of `a` and `b` item by item with probability 1/2.
-pub fn permutation_test_paired(
-    human: &[f64],
-    a: &[f64],
-    b: &[f64],
-    kind: CorrelationKind,
-    resamples: usize,
-    seed: u64,
-) -> StatsResult<PermutationResult> {
-    check_paired("permutation_test_paired", human, a, 3)?;
-    check_paired("permutation_test_paired", human, b, 3)?;
-    let (za, zb) = (z_standardise(a), z_standardise(b));
-    let observed = corr(kind, human, &za) - corr(kind, human, &zb);
-    let draws: Vec<f64> = (0..resamples)
-        .into_par_iter()
-        .map(|r| {
-            let mut rng = SplitMix64::for_resample(seed, r as u64);
-            let mut pa = za.clone();
-            let mut pb = zb.clone();
-            for i in 0..pa.len() {
-                if rng.coin() {
-                    std::mem::swap(&mut pa[i], &mut pb[i]);
-                }
-            }
-            corr(kind, human, &pa) - corr(kind, human, &pb)
-        })
-        .collect();
-    Ok(PermutationResult {
-        statistic: observed,
-        p_value: p_from_counts(observed, &draws),
-        resamples,
-    })
-}
-
-/// Permutation test of a single correlation against no association: `y` is shuffled
-/// (Fisher-Yates) in each resample.
-///
-/// ```
-/// use figlang_metrics::stats::{permutation_test, CorrelationKind};
-/// let x: Vec<f64> = (0..30).map(f64::from).collect();
-/// let y: Vec<f64> = x.iter().map(|v| v * 2.0 + (v * 7.0) % 5.0).collect();
-/// let t = permutation_test(&x, &y, CorrelationKind::Pearson, 500, 3).unwrap();
-/// assert!(t.p_value < 0.01);
-/// ```
-pub fn permutation_test(
-    x: &[f64],
-    y: &[f64],
-    kind: CorrelationKind,
-    resamples: usize,
-    seed: u64,
-) -> StatsResult<PermutationResult> {
-    check_paired("permutation_test", x, y, 3)?;
-    let observed = corr(kind, x, y);
-    let draws: Vec<f64> = (0..resamples)
-        .into_par_iter()
-        .map(|r| {
-            let mut rng = SplitMix64::for_resample(seed, r as u64);
-            let mut py = y.to_vec();
-            for i in (1..py.len()).rev() {
-                py.swap(i, rng.below(i + 1));
-            }
-            corr(kind, x, &py)
-        })
-        .collect();
-    Ok(PermutationResult {
-        statistic: observed,
-        p_value: p_from_counts(observed, &draws),
-        resamples,
-    })
-}
-
 /// Williams test for the difference between two dependent correlations sharing one variable.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct WilliamsTest {
@@ -440,12 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn permutation_of_identical_metrics_is_not_significant() {
-        let h: Vec<f64> = (0..20).map(|i| f64::from(i % 7)).collect();
-        let a: Vec<f64> = (0..20).map(|i| f64::from((i * 3) % 11)).collect();
-        let t = permutation_test_paired(&h, &a, &a, CorrelationKind::Spearman, 200, 5).unwrap();
-        assert_eq!(t.statistic, 0.0);
-        assert_eq!(t.p_value, 1.0);
+    fn williams_needs_four_items() {
         assert!(williams_test_from_r(0.5, 0.4, 0.3, 3).is_err());
     }
 }
