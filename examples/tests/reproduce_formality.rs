@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use figlang_metrics::stats::{meta_evaluate, pearson, MetaEvalData};
+use figlang_metrics::stats::{meta_evaluate, pearson, zscore_by_group, MetaEvalData};
 
 fn data_dir() -> Option<PathBuf> {
     let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
@@ -188,4 +188,36 @@ fn cli_meta_eval_reproduces_reg_pt16() {
         "formality style reg.pt16 top-N system Pearson: {}",
         shown.join(" ")
     );
+}
+
+#[test]
+fn per_survey_zscores_reproduce_the_data_columns() {
+    let Some(dir) = data_dir() else { return };
+    // All 9 output sets (REF included): 720 rows in 4 surveys. Columns 4-9 are the raw ratings
+    // (content, style, fluency of rater 1, then rater 2), columns 10-15 their z-scores as
+    // distributed (rounded to 4 decimals).
+    let mut names = systems(&dir);
+    names.push("REF".to_string());
+    let mut surveys = Vec::new();
+    let mut raw = vec![Vec::new(); 6];
+    let mut given = vec![Vec::new(); 6];
+    for name in &names {
+        for r in rows(&dir, name, "reg.pt16") {
+            surveys.push(r[0].clone());
+            for k in 0..6 {
+                raw[k].push(num(&r[4 + k]));
+                given[k].push(num(&r[10 + k]));
+            }
+        }
+    }
+    assert_eq!(surveys.len(), 720);
+    let mut worst: f64 = 0.0;
+    for k in 0..6 {
+        let z = zscore_by_group(&raw[k], &surveys).expect("zscore");
+        for (a, b) in z.iter().zip(&given[k]) {
+            worst = worst.max((a - b).abs());
+        }
+    }
+    println!("formality per-survey z-scores: max |diff| to the data's columns {worst:.2e}");
+    assert!(worst <= 5.01e-5, "{worst}");
 }
