@@ -49,7 +49,8 @@ def punkt_data_root():
 
 import nltk  # noqa: E402
 
-nltk.data.path.insert(0, punkt_data_root())
+NLTK_ROOT = punkt_data_root()
+nltk.data.path.insert(0, NLTK_ROOT)
 from nltk.tokenize import NLTKWordTokenizer, sent_tokenize, word_tokenize  # noqa: E402
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu  # noqa: E402
 
@@ -228,7 +229,66 @@ def gen_porter():
           "words": words, "stems": [st.stem(w) for w in words]})
 
 
-GENERATORS = {"porter": gen_porter, "self_bleu": gen_self_bleu, "rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
+def gen_meteor():
+    """NLTK meteor_score with WordNet 3.0 read from WORDNET (Debian wordnet-base)."""
+    import re
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.translate.meteor_score import meteor_score
+    # NLTK only reads corpora below its data roots: copy the database there.
+    wn_dir = os.path.join(NLTK_ROOT, "corpora", "wordnet")
+    if not os.path.isdir(wn_dir):
+        shutil.copytree(WORDNET, wn_dir, ignore=shutil.ignore_patterns("bin", "pixmaps", "wnres"))
+    lexnames = os.path.join(wn_dir, "lexnames")
+    if not os.path.exists(lexnames):
+        # Debian's wordnet-base lacks the lexicographer-file list NLTK insists on reading; it only
+        # names synsets' lexicographer files (never used by METEOR). WordNet 3.0's list:
+        names = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact "
+                 "noun.attribute noun.body noun.cognition noun.communication noun.event "
+                 "noun.feeling noun.food noun.group noun.location noun.motive noun.object "
+                 "noun.person noun.phenomenon noun.plant noun.possession noun.process "
+                 "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time "
+                 "verb.body verb.change verb.cognition verb.communication verb.competition "
+                 "verb.consumption verb.contact verb.creation verb.emotion verb.motion "
+                 "verb.perception verb.possession verb.social verb.stative verb.weather "
+                 "adj.ppl").split()
+        kind = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
+        with open(lexnames, "w") as f:
+            for i, n in enumerate(names):
+                f.write(f"{i:02d}\t{n}\t{kind[n.split('.')[0]]}\n")
+    sense = os.path.join(wn_dir, "index.sense")
+    if not os.path.exists(sense):
+        # Also absent from wordnet-base; NLTK reads it only to map sense keys across WordNet
+        # versions (unused here), so an empty file is enough.
+        open(sense, "w").close()
+    wn = WordNetCorpusReader(wn_dir, None)
+    cases = []
+    for hyp, refs in pairs():
+        h = word_tokenize(hyp)
+        rs = [word_tokenize(r) for r in refs]
+        cases.append({"hyp": hyp, "refs": refs, "score": meteor_score(rs, h, wordnet=wn)})
+    # Synonym-rich pairs so that the WordNet stage matters.
+    extra = [("The big dog runs quickly.", ["The large hound sprints fast."]),
+             ("She is happy and glad.", ["She was felicitous and cheerful."]),
+             ("He bought a car.", ["He purchased an automobile."]),
+             ("The children were laughing loudly.", ["The kids laughed noisily."]),
+             ("geese and mice ran", ["a goose and a mouse running"]),
+             ("It is a guide to action that ensures that the military will forever heed Party commands.",
+              ["It is a guide to action which ensures that the military always obeys the commands of the party."])]
+    for hyp, refs in extra:
+        h = word_tokenize(hyp)
+        rs = [word_tokenize(r) for r in refs]
+        cases.append({"hyp": hyp, "refs": refs, "score": meteor_score(rs, h, wordnet=wn)})
+    words = sorted({w.lower() for t in all_texts() for w in re.split(r"\W+", t) if w}
+                   | {"geese", "mice", "running", "better", "went", "axes", "happier", "feet"})
+    lemmas = [[l.name() for s in wn.synsets(w) for l in s.lemmas()] for w in words]
+    dump(os.path.join(FIX, "meteor_nltk.json"),
+         {"reference": f"nltk {version('nltk')} meteor_score(word_tokenize refs, word_tokenize hyp), "
+                       "WordNetCorpusReader('/usr/share/wordnet') = Debian wordnet-base (WordNet 3.0)",
+          "tolerance": 1e-9, "cases": cases,
+          "synset_lemmas": {"words": words, "lemma_names": lemmas}})
+
+
+GENERATORS = {"meteor": gen_meteor, "porter": gen_porter, "self_bleu": gen_self_bleu, "rouge": gen_rouge, "tokenizer": gen_tokenizer, "sentence_bleu": gen_sentence_bleu,
               "sacrebleu": gen_sacrebleu}
 
 if __name__ == "__main__":

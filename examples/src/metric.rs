@@ -15,6 +15,7 @@ use figlang_metrics::text::bleu_nltk::{NltkBleu, Smoothing};
 use figlang_metrics::text::bleu_sacre::{SacreBleu, SacreSmoothing};
 use figlang_metrics::text::chrf::Chrf;
 use figlang_metrics::text::diversity::{Distinct, SelfBleu};
+use figlang_metrics::text::meteor::Meteor;
 use figlang_metrics::text::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
 use figlang_metrics::text::MetricError;
@@ -75,6 +76,9 @@ pub struct MetricArgs {
     /// pltrdy ROUGE: tokenize with NLTK word_tokenize first (as the formality paper did).
     #[arg(long)]
     pub rouge_pretokenize: bool,
+    /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
+    #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
+    pub wordnet: PathBuf,
     /// Neural metric options.
     #[command(flatten)]
     pub neural: NeuralMetricArgs,
@@ -321,9 +325,24 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 signature: cfg.signature(hyps.len()),
             })
         }
-        "meteor" => Err(CliError::Usage(
-            "meteor is not available yet in this build (WordNet-based METEOR is pending)".into(),
-        )),
+        "meteor" => {
+            require_refs(name, refs)?;
+            let mut m = Meteor::new(&args.wordnet).map_err(metric_err)?;
+            m.tokenizer = nltk_tok;
+            let per_line: Vec<f64> = hyps
+                .iter()
+                .zip(&per_refs)
+                .map(|(h, r)| m.sentence(h, r).map(|s| s.score))
+                .collect::<Result<_, _>>()
+                .map_err(metric_err)?;
+            let sig = m.signature(refs.len()).with("agg", "mean");
+            Ok(Outcome {
+                corpus: mean(&per_line),
+                per_line,
+                scale: "0-1",
+                signature: sig,
+            })
+        }
         other => Err(CliError::Usage(format!(
             "unknown metric {other:?}; text metrics: {}; neural: bertscore, perplexity, style",
             TEXT_METRICS[..12].join(", ")

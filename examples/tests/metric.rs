@@ -152,3 +152,43 @@ fn bad_inputs_are_errors_naming_file_and_line() {
         assert!(err.contains(&needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn meteor_uses_the_wordnet_directory_and_names_a_missing_one() {
+    let (_d, h, r) = setup();
+    let out = hauser(&[
+        "meteor",
+        "--hyp",
+        &h,
+        "--ref",
+        &r,
+        "--wordnet",
+        "/nonexistent/wn",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("WordNet database not found at /nonexistent/wn"),
+        "{err}"
+    );
+    if !std::path::Path::new("/usr/share/wordnet/data.noun").exists() {
+        eprintln!("NOTICE: no WordNet at /usr/share/wordnet; METEOR CLI value check skipped");
+        return;
+    }
+    let out = hauser(&["meteor", "--hyp", &h, "--ref", &r, "--sentence"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let vals: Vec<f64> = String::from_utf8(out.stdout)
+        .expect("utf8")
+        .lines()
+        .map(|l| l.parse().expect("number"))
+        .collect();
+    // NLTK 3.10.4 meteor_score on word_tokenize tokens gives these two values.
+    let want = [0.8918539325842695, 0.47108208955223874];
+    for (v, w) in vals.iter().zip(want) {
+        assert!((v - w).abs() < 1e-9, "{v} vs {w}");
+    }
+}

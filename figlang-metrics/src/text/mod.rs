@@ -15,6 +15,7 @@ pub mod bleu_sacre;
 pub mod chrf;
 pub mod diversity;
 pub mod error;
+pub mod meteor;
 pub mod ngram;
 pub mod porter;
 pub mod punkt;
@@ -22,6 +23,7 @@ pub mod rouge;
 pub mod score;
 pub mod tokenize;
 pub mod treebank_legacy;
+pub mod wordnet;
 
 pub use error::MetricError;
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

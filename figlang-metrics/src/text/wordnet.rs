@@ -1,0 +1,201 @@
+//! A reader for the WordNet 3.0 database files (`index.*`, `data.*`, `*.exc`), enough for
+//! NLTK's `wordnet.synsets(word)` (with `morphy`) and the lemma names of each synset, which is
+//! what NLTK's METEOR uses.
+//!
+//! Debian's `wordnet-base` package installs the database at [`DEFAULT_WORDNET_DIR`].
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::error::MetricError;
+
+/// Where Debian's `wordnet-base` installs the database.
+pub const DEFAULT_WORDNET_DIR: &str = "/usr/share/wordnet";
+
+/// NLTK's `POS_LIST` order and file names.
+const POS: [(char, &str); 4] = [('n', "noun"), ('v', "verb"), ('a', "adj"), ('r', "adv")];
+
+/// NLTK's `MORPHOLOGICAL_SUBSTITUTIONS`, in NLTK's order, per part of speech.
+const SUBSTITUTIONS: [&[(&str, &str)]; 4] = [
+    &[
+        ("s", ""),
+        ("ses", "s"),
+        ("ves", "f"),
+        ("xes", "x"),
+        ("zes", "z"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("men", "man"),
+        ("ies", "y"),
+    ],
+    &[
+        ("s", ""),
+        ("ies", "y"),
+        ("es", "e"),
+        ("es", ""),
+        ("ed", "e"),
+        ("ed", ""),
+        ("ing", "e"),
+        ("ing", ""),
+    ],
+    &[("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    &[],
+];
+
+/// A loaded WordNet database.
+#[derive(Debug)]
+pub struct WordNet {
+    dir: PathBuf,
+    /// lemma -> synset offsets per part of speech (n, v, a, r).
+    index: HashMap<String, [Vec<usize>; 4]>,
+    exceptions: [HashMap<String, Vec<String>>; 4],
+    data: [Vec<u8>; 4],
+}
+
+fn read(dir: &Path, name: &str) -> Result<Vec<u8>, MetricError> {
+    let path = dir.join(name);
+    std::fs::read(&path).map_err(|e| MetricError::WordNetMissing {
+        path: dir.to_path_buf(),
+        reason: format!("cannot read {}: {e}", path.display()),
+    })
+}
+
+impl WordNet {
+    /// Loads the database from `dir` (a WordNet 3.0 `dict` directory).
+    ///
+    /// # Errors
+    /// [`MetricError::WordNetMissing`] when the directory or one of its files is missing;
+    /// [`MetricError::Data`] for a malformed index line.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Self, MetricError> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            return Err(MetricError::WordNetMissing {
+                path: dir.to_path_buf(),
+                reason: "no such directory".into(),
+            });
+        }
+        let mut index: HashMap<String, [Vec<usize>; 4]> = HashMap::new();
+        let mut exceptions: [HashMap<String, Vec<String>>; 4] = Default::default();
+        let mut data: [Vec<u8>; 4] = Default::default();
+        for (p, (_, suffix)) in POS.iter().enumerate() {
+            let name = format!("index.{suffix}");
+            let text = String::from_utf8_lossy(&read(dir, &name)?).into_owned();
+            for (i, line) in text.lines().enumerate() {
+                if line.starts_with(' ') {
+                    continue;
+                }
+                let bad = |m: &str| MetricError::Data {
+                    source_name: name.clone(),
+                    line: i + 1,
+                    message: m.to_string(),
+                };
+                let t: Vec<&str> = line.split_whitespace().collect();
+                if t.len() < 4 {
+                    return Err(bad("too few fields"));
+                }
+                let n_synsets: usize = t[2].parse().map_err(|_| bad("bad synset count"))?;
+                let n_pointers: usize = t[3].parse().map_err(|_| bad("bad pointer count"))?;
+                let start = 4 + n_pointers + 2;
+                let offsets: Vec<usize> = t
+                    .get(start..start + n_synsets)
+                    .ok_or_else(|| bad("missing synset offsets"))?
+                    .iter()
+                    .map(|o| o.parse().map_err(|_| bad("bad offset")))
+                    .collect::<Result<_, _>>()?;
+                index.entry(t[0].to_string()).or_default()[p] = offsets;
+            }
+            let exc = String::from_utf8_lossy(&read(dir, &format!("{suffix}.exc"))?).into_owned();
+            for line in exc.lines() {
+                let mut terms = line.split_whitespace();
+                if let Some(head) = terms.next() {
+                    exceptions[p].insert(head.to_string(), terms.map(str::to_string).collect());
+                }
+            }
+            data[p] = read(dir, &format!("data.{suffix}"))?;
+        }
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            index,
+            exceptions,
+            data,
+        })
+    }
+
+    /// The directory it was loaded from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn has(&self, form: &str, p: usize) -> bool {
+        self.index.get(form).is_some_and(|v| !v[p].is_empty())
+    }
+
+    /// NLTK's `_morphy(form, pos, check_exceptions=True)`: base forms in the index.
+    fn morphy(&self, form: &str, p: usize) -> Vec<String> {
+        let forms: Vec<String> = match self.exceptions[p].get(form) {
+            Some(exc) => exc.clone(),
+            None => SUBSTITUTIONS[p]
+                .iter()
+                .filter(|(old, _)| form.ends_with(old))
+                .map(|(old, new)| format!("{}{new}", &form[..form.len() - old.len()]))
+                .collect(),
+        };
+        let mut seen = HashSet::new();
+        std::iter::once(form.to_string())
+            .chain(forms)
+            .filter(|f| self.has(f, p) && seen.insert(f.clone()))
+            .collect()
+    }
+
+    fn lemma_names_at(&self, p: usize, offset: usize) -> Vec<String> {
+        let data = &self.data[p];
+        let Some(rest) = data.get(offset..) else {
+            return Vec::new();
+        };
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let line = String::from_utf8_lossy(&rest[..end]);
+        if line.get(..8) != Some(format!("{offset:08}").as_str()) {
+            return Vec::new();
+        }
+        let cols = line.split('|').next().unwrap_or("");
+        let t: Vec<&str> = cols.split_whitespace().collect();
+        let n = t
+            .get(3)
+            .and_then(|h| usize::from_str_radix(h, 16).ok())
+            .unwrap_or(0);
+        (0..n)
+            .filter_map(|k| t.get(4 + 2 * k))
+            .map(|name| strip_syntactic_marker(name).to_string())
+            .collect()
+    }
+
+    /// Lemma names of every synset of `word` over nouns, verbs, adjectives and adverbs (NLTK's
+    /// `wordnet.synsets(word)`, then `lemma.name()` of each lemma), in NLTK's order.
+    pub fn synset_lemma_names(&self, word: &str) -> Vec<String> {
+        let lemma = word.to_lowercase();
+        let mut out = Vec::new();
+        for p in 0..POS.len() {
+            for form in self.morphy(&lemma, p) {
+                if let Some(offsets) = self.index.get(&form) {
+                    for &o in &offsets[p] {
+                        out.extend(self.lemma_names_at(p, o));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// NLTK: `(.*?)(\([^()]*\))?$` keeps the name without a trailing `(a)`, `(p)`, `(ip)` marker.
+fn strip_syntactic_marker(name: &str) -> &str {
+    if let Some(open) = name.rfind('(') {
+        let tail = &name[open + 1..];
+        if let Some(inner) = tail.strip_suffix(')') {
+            if !inner.contains(['(', ')']) {
+                return &name[..open];
+            }
+        }
+    }
+    name
+}
