@@ -1,7 +1,8 @@
 //! Throughput of sentence embeddings and pair classification on CPU, driven by
 //! `tools/bench_nli.sh` (which runs PyTorch on the same inputs in the same run).
 //!
-//! Usage: `bench_nli EMBED_MODEL_DIR CLS_MODEL_DIR SENTENCES_FILE BATCH_SIZE REPEATS`
+//! Usage: `bench_nli EMBED_MODEL_DIR CLS_MODEL_DIR SENTENCES_FILE BATCH_SIZE REPEATS N_PAIRS`
+//! (pairs: sentence i with sentence i + 1, for the first N_PAIRS sentences).
 //! Prints one JSON object with the best-of-REPEATS seconds per task.
 
 use std::time::Instant;
@@ -10,9 +11,12 @@ use hauser_nli::{Batching, Embedder, LoadOptions, ModelSource, SequenceClassifie
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 6 {
-        return Err("usage: bench_nli EMBED_MODEL CLS_MODEL SENTENCES BATCH REPEATS".into());
+    if args.len() != 7 {
+        return Err(
+            "usage: bench_nli EMBED_MODEL CLS_MODEL SENTENCES BATCH REPEATS N_PAIRS".into(),
+        );
     }
+    let n_pairs: usize = args[6].parse()?;
     let text = std::fs::read_to_string(&args[3])?;
     let sentences: Vec<&str> = text.lines().collect();
     let batch_size: usize = args[4].parse()?;
@@ -54,6 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .zip(sentences.iter().cycle().skip(1))
         .map(|(a, b)| (*a, Some(*b)))
+        .take(n_pairs)
         .collect();
     for bucketed in [true, false] {
         let c =

