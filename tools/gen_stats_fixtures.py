@@ -140,6 +140,45 @@ def permutation_cases():
     return out
 
 
+def wmt_tau(h, m):
+    c = d = 0
+    for i in range(len(h)):
+        for j in range(i + 1, len(h)):
+            if h[i] == h[j]:
+                continue
+            if (h[i] - h[j]) * (m[i] - m[j]) > 0:
+                c += 1
+            else:
+                d += 1
+    return (c - d) / (c + d) if c + d else float("nan")
+
+
+def bootstrap_case():
+    """Percentile bootstrap of a meta-evaluation on given segment draws, NumPy/SciPy side."""
+    rng = np.random.default_rng(99)
+    n_sys, n_seg = 5, 12
+    H = np.round(rng.normal(3, 1, (n_sys, n_seg)) * 2) / 2  # half points: human ties
+    H[:, 3] = 4.0  # one segment where every system ties: WMT tau undefined
+    M = H * 0.3 + rng.normal(0, 0.4, (n_sys, n_seg))
+    taus = np.array([wmt_tau(H[:, g], M[:, g]) for g in range(n_seg)])
+    samples = rng.integers(0, n_seg, (300, n_seg))
+    sys_r, tau, pooled = [], [], []
+    for idx in samples:
+        h, m = H[:, idx], M[:, idx]
+        sys_r.append(stats.pearsonr(m.mean(axis=1), h.mean(axis=1)).statistic)
+        t = taus[idx]
+        tau.append(np.nanmean(t) if (~np.isnan(t)).any() else np.nan)
+        pooled.append(stats.pearsonr(m.ravel(), h.ravel()).statistic)
+
+    def pct(v):
+        v = np.asarray(v)
+        v = v[~np.isnan(v)]
+        return [float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5)), int(len(v))]
+
+    return {"human": H.tolist(), "metric": M.tolist(), "samples": samples.tolist(), "level": 0.95,
+            "system_pearson": pct(sys_r), "segment_kendall_wmt": pct(tau), "segment_pearson": pct(pooled)}
+
+
 def agreement_cases():
     out = {"cohen": [], "fleiss": [], "krippendorff": [], "zscore": [], "loo": []}
     pairs = {
@@ -235,7 +274,7 @@ def main():
     common = {"versions": VERSIONS, "tolerance": TOL, "generator": "tools/gen_stats_fixtures.py"}
     files = {
         "stats_correlation.json": {**common, "cases": corr_cases(), "williams": williams_cases(),
-                                   "permutation": permutation_cases()},
+                                   "permutation": permutation_cases(), "bootstrap": bootstrap_case()},
         "stats_agreement.json": {**common, **agreement_cases()},
         "stats_classification.json": {**common, **classification_cases()},
     }

@@ -115,3 +115,33 @@ fn exact_permutation_tests_match_scipy_permutation_test() {
         assert_p(&what, got.p_value, expected(&case["p_value"]));
     }
 }
+
+#[test]
+fn bootstrap_on_given_draws_matches_numpy_scipy() {
+    use figlang_metrics::stats::{bootstrap_meta_eval_with_segments, MetaEvalData};
+    let f = load("stats_correlation.json");
+    let case = &f["bootstrap"];
+    let matrix =
+        |v: &Value| -> Vec<Vec<f64>> { v.as_array().expect("rows").iter().map(floats).collect() };
+    let data =
+        MetaEvalData::from_matrices(&matrix(&case["human"]), &matrix(&case["metric"])).unwrap();
+    let samples: Vec<Vec<usize>> = case["samples"]
+        .as_array()
+        .expect("samples")
+        .iter()
+        .map(|s| floats(s).into_iter().map(|g| g as usize).collect())
+        .collect();
+    let b = bootstrap_meta_eval_with_segments(&data, &samples, 0.95).unwrap();
+    assert_eq!(b.resamples, 300);
+    for (name, got) in [
+        ("system_pearson", b.system_pearson),
+        ("segment_kendall_wmt", b.segment_kendall_wmt),
+        ("segment_pearson", b.segment_pearson),
+    ] {
+        let want = &case[name];
+        assert_stat(&format!("{name} low"), got.low, expected(&want[0]));
+        assert_stat(&format!("{name} high"), got.high, expected(&want[1]));
+        assert_eq!(got.valid as u64, want[2].as_u64().expect("n"), "{name}");
+    }
+    assert!(bootstrap_meta_eval_with_segments(&data, &[vec![99]], 0.95).is_err());
+}

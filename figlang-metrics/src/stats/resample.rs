@@ -52,8 +52,12 @@ pub struct MetaEvalBootstrap {
     pub segment_kendall_wmt: BootstrapInterval,
     /// Pooled Pearson over all items.
     pub segment_pearson: BootstrapInterval,
-    /// The settings used.
-    pub config: BootstrapConfig,
+    /// Number of resamples.
+    pub resamples: usize,
+    /// Confidence level.
+    pub level: f64,
+    /// Seed of the generator (`None` when the resampled segments were given).
+    pub seed: Option<u64>,
 }
 
 /// Percentile of sorted data with linear interpolation (NumPy's default `np.percentile`).
@@ -141,6 +145,77 @@ pub fn bootstrap_meta_eval(
             ),
         });
     }
+    let n_seg = data.segments().len();
+    let draw = |r: usize| {
+        let mut rng = SplitMix64::for_resample(config.seed, r as u64);
+        let mut counts = vec![0.0f64; n_seg];
+        for _ in 0..n_seg {
+            counts[rng.below(n_seg)] += 1.0;
+        }
+        counts
+    };
+    let [system_pearson, segment_kendall_wmt, segment_pearson] =
+        bootstrap_core(data, config.resamples, config.level, draw)?;
+    Ok(MetaEvalBootstrap {
+        system_pearson,
+        segment_kendall_wmt,
+        segment_pearson,
+        resamples: config.resamples,
+        level: config.level,
+        seed: Some(config.seed),
+    })
+}
+
+/// The same bootstrap on given resamples: `samples[r]` lists the segment indices (0-based, in
+/// the order of [`MetaEvalData::segments`]) drawn in resample r. Lets results be compared with
+/// another implementation on identical draws. Errors: no samples, an empty sample, an index out
+/// of range, or a level outside (0, 1).
+pub fn bootstrap_meta_eval_with_segments(
+    data: &MetaEvalData,
+    samples: &[Vec<usize>],
+    level: f64,
+) -> StatsResult<MetaEvalBootstrap> {
+    let what = "bootstrap_meta_eval_with_segments";
+    let n_seg = data.segments().len();
+    if samples.is_empty() || samples.iter().any(Vec::is_empty) || !(level > 0.0 && level < 1.0) {
+        return Err(StatsError::InvalidArgument {
+            what,
+            message: "need at least one non-empty sample and a level in (0, 1)".into(),
+        });
+    }
+    if let Some(&bad) = samples.iter().flatten().find(|&&g| g >= n_seg) {
+        return Err(StatsError::InvalidArgument {
+            what,
+            message: format!("segment index {bad} out of range (there are {n_seg})"),
+        });
+    }
+    let draw = |r: usize| {
+        let mut counts = vec![0.0f64; n_seg];
+        for &g in &samples[r] {
+            counts[g] += 1.0;
+        }
+        counts
+    };
+    let [system_pearson, segment_kendall_wmt, segment_pearson] =
+        bootstrap_core(data, samples.len(), level, draw)?;
+    Ok(MetaEvalBootstrap {
+        system_pearson,
+        segment_kendall_wmt,
+        segment_pearson,
+        resamples: samples.len(),
+        level,
+        seed: None,
+    })
+}
+
+/// Shared body: `draw(r)` gives how many times each segment is drawn in resample r.
+fn bootstrap_core(
+    data: &MetaEvalData,
+    resamples: usize,
+    level: f64,
+    draw: impl Fn(usize) -> Vec<f64> + Sync,
+) -> StatsResult<[BootstrapInterval; 3]> {
+    let what = "bootstrap_meta_eval";
     let n_sys = data.systems().len();
     let n_seg = data.segments().len();
     if n_sys < 2 {
@@ -190,11 +265,7 @@ pub fn bootstrap_meta_eval(
     let taus = segment_taus(data);
 
     let one = |r: usize| -> [f64; 3] {
-        let mut rng = SplitMix64::for_resample(config.seed, r as u64);
-        let mut counts = vec![0.0f64; n_seg];
-        for _ in 0..n_seg {
-            counts[rng.below(n_seg)] += 1.0;
-        }
+        let counts = draw(r);
         let mut sum_h = vec![0.0; n_sys];
         let mut sum_m = vec![0.0; n_sys];
         let mut cnt = vec![0.0; n_sys];
@@ -230,16 +301,15 @@ pub fn bootstrap_meta_eval(
         };
         [system, tau, pooled.pearson()]
     };
-    let draws: Vec<[f64; 3]> = (0..config.resamples).into_par_iter().map(one).collect();
+    let draws: Vec<[f64; 3]> = (0..resamples).into_par_iter().map(one).collect();
     let column = |k: usize| draws.iter().map(|d| d[k]).collect::<Vec<f64>>();
 
     let (hs, ms) = data.system_means();
-    Ok(MetaEvalBootstrap {
-        system_pearson: interval(pearson_r(&ms, &hs), column(0), config.level),
-        segment_kendall_wmt: interval(segment_wmt_tau(data).0, column(1), config.level),
-        segment_pearson: interval(pearson_r(&pm, &ph), column(2), config.level),
-        config: *config,
-    })
+    Ok([
+        interval(pearson_r(&ms, &hs), column(0), level),
+        interval(segment_wmt_tau(data).0, column(1), level),
+        interval(pearson_r(&pm, &ph), column(2), level),
+    ])
 }
 
 /// Williams test for the difference between two dependent correlations sharing one variable.
