@@ -390,6 +390,11 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
     match prev {
         // After a determiner or adjective a word is nominal when it can be.
         Some(Tag::Det | Tag::PossDet | Tag::Adj | Tag::Genitive | Tag::Num | Tag::Comparator) => {
+            // The last word of a noun phrase is its head: a noun when it can be ("a private
+            // key is", "the fluid at").
+            if bytes.contains(&b'N') && !next.is_some_and(word_could_start_np) {
+                return Tag::Noun;
+            }
             if let Some(c) = nominal_code {
                 // A participle before a noun stays a verb form: the adjective pass retags it.
                 if matches!(first, Tag::Verb(VForm::Gerund | VForm::Participle))

@@ -477,8 +477,25 @@ impl<'a> Analysis<'a> {
     /// modifies.
     fn head_np(&self, end: usize) -> Span {
         let (s, e) = self.np_backward(end);
+        let clause_start =
+            |k: usize| k == 0 || matches!(self.tags[k - 1], Tag::Stop | Tag::Quote | Tag::Comma);
+        // A gerund subject: "Using one of these spells is", "Surrendering to him is".
+        if s >= 1 && self.tags[s - 1] == Tag::Verb(VForm::Gerund) && clause_start(s - 1) {
+            return (s - 1, e);
+        }
         if s >= 2
-            && self.tags[s - 1] == Tag::Prep
+            && matches!(self.tags[s - 1], Tag::Prep | Tag::To)
+            && self.tags[s - 2] == Tag::Verb(VForm::Gerund)
+            && clause_start(s - 2)
+        {
+            return (s - 2, e);
+        }
+        // "The straight line joining the two extremities ... is": the participle's head.
+        if s >= 2 && self.tags[s - 1] == Tag::Verb(VForm::Gerund) && self.tags[s - 2].is_nominal() {
+            return self.np_backward(s - 2);
+        }
+        if s >= 2
+            && matches!(self.tags[s - 1], Tag::Prep | Tag::To)
             && self.tags[s - 2].is_nominal()
             && !matches!(self.tags[s - 2], Tag::SubjPron | Tag::ObjPron)
         {
@@ -511,12 +528,19 @@ impl<'a> Analysis<'a> {
         while j > 0 {
             let t = self.tags[j - 1];
             match t {
+                // "In reality America": a name does not take a bare common noun before it.
+                Tag::Noun if self.tags[j] == Tag::Proper => break,
                 Tag::Noun
                 | Tag::Proper
                 | Tag::Adj
                 | Tag::Num
                 | Tag::Genitive
                 | Tag::Comparative => j -= 1,
+                // "one of these spells"
+                Tag::ObjPron if self.tags[j] == Tag::Of => {
+                    j -= 1;
+                    break;
+                }
                 Tag::Verb(VForm::Participle | VForm::Gerund)
                     if j >= 2 && matches!(self.tags[j - 2], Tag::Det | Tag::PossDet) =>
                 {
