@@ -236,6 +236,9 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
         let first = surface.chars().next().unwrap_or(' ');
         let t = if let Some(p) = punct_tag(w) {
             p
+        } else if w.len() == 1 && w != "a" && w != "i" && w.chars().all(char::is_alphabetic) {
+            // "the letter w"
+            Tag::Noun
         } else if w == "'s"
             && (prev == Some(Tag::SubjPron)
                 || matches!(
@@ -324,7 +327,7 @@ fn word_could_start_np(w: &str) -> bool {
         None => {
             punct_tag(w).is_none() && {
                 let codes = lexicon().get(w).copied().unwrap_or("N");
-                has(codes, b"NJ")
+                has(codes, b"NJK")
             }
         }
     }
@@ -426,15 +429,24 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
                 .find(|c| matches!(c, b'Z' | b'D' | b'V'))
             {
                 if matches!(first, Tag::Noun | Tag::Adj)
-                    && next.is_some_and(|n| {
-                        matches!(
-                            closed_class(n),
-                            Some(Tag::Comparator | Tag::Det | Tag::PossDet | Tag::To)
-                        )
-                    })
+                    && next
+                        .is_some_and(|n| matches!(closed_class(n), Some(Tag::Comparator | Tag::To)))
                 {
                     return code_tag(c);
                 }
+            }
+            // A noun reading closing a compound before punctuation: "a life-support monitor.",
+            // "a poker player's tell:".
+            if prev != Some(Tag::Rel)
+                && bytes.contains(&b'N')
+                && next.is_none_or(|n| {
+                    matches!(
+                        punct_tag(n),
+                        Some(Tag::Stop | Tag::Comma | Tag::Close | Tag::Quote)
+                    )
+                })
+            {
+                return Tag::Noun;
             }
             first
         }

@@ -305,6 +305,13 @@ impl<'a> Analysis<'a> {
                     i += 1;
                     end = i;
                 }
+                // "like one singular beat": the numeral reading.
+                Tag::ObjPron
+                    if w == "one"
+                        && matches!(self.tag(i + 1), Some(Tag::Adj | Tag::Noun | Tag::Proper)) =>
+                {
+                    i += 1;
+                }
                 Tag::SubjPron | Tag::ObjPron if !content && i == s => {
                     return Some(i + 1);
                 }
