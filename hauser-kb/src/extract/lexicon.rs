@@ -282,7 +282,12 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
             } else {
                 t
             }
-        } else if first.is_uppercase() && !w.ends_with("eth") {
+        } else if first.is_uppercase()
+            && !w.ends_with("eth")
+            && (!sentence_start || suffix_tag(w) == Tag::Noun)
+        {
+            // A capitalised unknown word is a name; at the start of a sentence an -ing, -ed or
+            // -ly word ("According to ...") keeps its suffix reading.
             Tag::Proper
         } else {
             let t = suffix_tag(w);
@@ -429,8 +434,12 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
                 .find(|c| matches!(c, b'Z' | b'D' | b'V'))
             {
                 if matches!(first, Tag::Noun | Tag::Adj)
-                    && next
-                        .is_some_and(|n| matches!(closed_class(n), Some(Tag::Comparator | Tag::To)))
+                    && next.is_some_and(|n| {
+                        matches!(
+                            closed_class(n),
+                            Some(Tag::Comparator | Tag::To | Tag::PossDet)
+                        )
+                    })
                 {
                     return code_tag(c);
                 }

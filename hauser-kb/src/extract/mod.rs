@@ -124,6 +124,7 @@ impl RuleExtractor {
             text: simile,
             tokens,
             tags,
+            corpus: literal.is_none(),
         };
         let inserted = literal.map(|lit| {
             let lit_tokens = tokenize::tokenize(lit);

@@ -10,6 +10,9 @@ pub(crate) struct Analysis<'a> {
     pub text: &'a str,
     pub tokens: Vec<Token>,
     pub tags: Vec<Tag>,
+    /// No literal sentence: vehicles take a closing prepositional or participle phrase, as
+    /// corpus annotators (MAPS-KB) mostly do.
+    pub corpus: bool,
 }
 
 /// A comparator found in the text.
@@ -220,8 +223,46 @@ impl<'a> Analysis<'a> {
         if self.lower(s) == "unto" {
             s += 1;
         }
-        let e = self.np_forward(s, bound)?;
+        let mut e = self.np_forward(s, bound)?;
+        if self.corpus {
+            e = self.corpus_extension(e, bound);
+        }
         Some((start, e))
+    }
+
+    /// "a knight in armor.", "an actor winning an Oscar.": a phrase after the head that runs to
+    /// the end of the clause.
+    fn corpus_extension(&self, e: usize, bound: usize) -> usize {
+        let closes = |k: usize| {
+            k >= bound
+                || matches!(
+                    self.tags[k],
+                    Tag::Stop | Tag::Comma | Tag::Close | Tag::Quote | Tag::Open
+                )
+        };
+        if matches!(
+            self.lower(e),
+            "in" | "with" | "without" | "at" | "during" | "into" | "over"
+        ) {
+            if let Some(e2) = self.np_forward(e + 1, bound) {
+                if closes(e2) {
+                    return e2;
+                }
+            }
+        }
+        if self.tag(e) == Some(Tag::Verb(VForm::Gerund)) {
+            let mut k = e + 1;
+            while k < bound
+                && !closes(k)
+                && !matches!(self.tags[k], Tag::Conj | Tag::Rel | Tag::Sub)
+            {
+                k += 1;
+            }
+            if closes(k) {
+                return k;
+            }
+        }
+        e
     }
 
     /// True when the span is a lone subject pronoun followed by a verb.
@@ -454,6 +495,14 @@ impl<'a> Analysis<'a> {
                 let (s, e) = self.np_backward(i - 1);
                 (s == 0 || !matches!(self.tags[s - 1], Tag::Prep | Tag::Of)).then_some((s, e))
             }
+            // "until they themselves behaved"
+            Tag::ObjPron
+                if i > 0
+                    && self.tags[i - 1] == Tag::SubjPron
+                    && (self.lower(i).ends_with("self") || self.lower(i).ends_with("selves")) =>
+            {
+                Some((i - 1, i))
+            }
             t if t.is_nominal() => Some(self.head_np(i)),
             // "Listening is like ...": a gerund subject opening its clause.
             Tag::Verb(VForm::Gerund)
@@ -487,7 +536,11 @@ impl<'a> Analysis<'a> {
         let clause_start =
             |k: usize| k == 0 || matches!(self.tags[k - 1], Tag::Stop | Tag::Quote | Tag::Comma);
         // A gerund subject: "Using one of these spells is", "Surrendering to him is".
-        if s >= 1 && self.tags[s - 1] == Tag::Verb(VForm::Gerund) && clause_start(s - 1) {
+        if s >= 1
+            && self.tags[s - 1] == Tag::Verb(VForm::Gerund)
+            && self.tags[s] != Tag::SubjPron
+            && clause_start(s - 1)
+        {
             return (s - 1, e);
         }
         if s >= 2
@@ -543,6 +596,13 @@ impl<'a> Analysis<'a> {
                 | Tag::Num
                 | Tag::Genitive
                 | Tag::Comparative => j -= 1,
+                // "at one end", "his unpretentious, snotty-nosed lyricism"
+                Tag::ObjPron if self.lower(j - 1) == "one" => j -= 1,
+                Tag::Comma
+                    if j >= 2 && self.tags[j - 2] == Tag::Adj && self.tags[j] == Tag::Adj =>
+                {
+                    j -= 1
+                }
                 // "one of these spells"
                 Tag::ObjPron if self.tags[j] == Tag::Of => {
                     j -= 1;

@@ -98,7 +98,24 @@ fn vehicle_boundaries() {
         v("His death is like a television being turned off."),
         "a television"
     );
-    assert_eq!(v("she chattered like a pig at a party"), "a pig");
+    assert_eq!(
+        v("she chattered like a pig at a party and then left"),
+        "a pig"
+    );
+    // Without a literal a closing locative phrase belongs to the vehicle (MAPS-KB's
+    // convention); with one, the inserted text bounds it.
+    assert_eq!(
+        v("she chattered like a pig at a party."),
+        "a pig at a party"
+    );
+    assert_eq!(
+        triples(
+            "she chattered like a pig at a party.",
+            Some("she chattered at a party .")
+        )[0][1]
+            .as_deref(),
+        Some("a pig")
+    );
 }
 
 #[test]
