@@ -273,11 +273,12 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
             }
         } else if let Some(codes) = lex.get(w) {
             let t = choose(codes, prev, tokens.get(i + 1).map(|n| n.lower.as_str()));
-            // Mid-sentence capitals are names unless the word can only be a verb ("Whitened").
-            if first.is_uppercase()
-                && !sentence_start
-                && (!matches!(t, Tag::Verb(_)) || has(codes, b"NJ"))
-            {
+            // Mid-sentence capitals are names ("Harry") unless the word is an inflected verb
+            // with no nominal reading ("the clouds Whitened").
+            let inflected_verb = matches!(t, Tag::Verb(_))
+                && !has(codes, b"NJ")
+                && (w.ends_with("ed") || w.ends_with("eth"));
+            if first.is_uppercase() && !sentence_start && !inflected_verb {
                 Tag::Proper
             } else {
                 t
@@ -310,15 +311,19 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
         tags.push(t);
     }
     // Participles and gerunds between a determiner or adjective and a noun are adjectives
-    // ("a deflated balloon", "a flaming skeleton").
+    // ("a deflated balloon", "a flaming skeleton", "a finely wrought tapestry").
     for i in 1..tags.len().saturating_sub(1) {
+        let after_modifier = matches!(
+            tags[i - 1],
+            Tag::Det | Tag::PossDet | Tag::Adj | Tag::Genitive
+        ) || (i >= 2
+            && tags[i - 1] == Tag::Adv
+            && matches!(tags[i - 2], Tag::Det | Tag::PossDet));
         if matches!(
             tags[i],
             Tag::Verb(VForm::Gerund | VForm::Participle | VForm::Past)
-        ) && matches!(
-            tags[i - 1],
-            Tag::Det | Tag::PossDet | Tag::Adj | Tag::Genitive
-        ) && matches!(tags[i + 1], Tag::Noun | Tag::Proper | Tag::Adj)
+        ) && after_modifier
+            && matches!(tags[i + 1], Tag::Noun | Tag::Proper | Tag::Adj)
         {
             tags[i] = Tag::Adj;
         }
@@ -401,6 +406,13 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
             // The last word of a noun phrase is its head: a noun when it can be ("a private
             // key is", "the fluid at").
             if bytes.contains(&b'N') && !next.is_some_and(word_could_start_np) {
+                return Tag::Noun;
+            }
+            // A finite verb cannot follow a determiner: "The gore has".
+            if nominal_code.is_none()
+                && matches!(prev, Some(Tag::Det | Tag::PossDet))
+                && matches!(first, Tag::Verb(VForm::Finite))
+            {
                 return Tag::Noun;
             }
             if let Some(c) = nominal_code {
