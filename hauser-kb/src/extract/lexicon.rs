@@ -328,6 +328,14 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
             tags[i] = Tag::Adj;
         }
     }
+    // A sentence-initial participle before a noun phrase: "Uncooked croissant dough is ...".
+    if tags.len() > 2
+        && matches!(tags[0], Tag::Verb(VForm::Participle | VForm::Past))
+        && matches!(tags[1], Tag::Noun | Tag::Adj)
+        && matches!(tags[2], Tag::Noun)
+    {
+        tags[0] = Tag::Adj;
+    }
     tags
 }
 

@@ -470,8 +470,9 @@ impl<'a> Analysis<'a> {
         }
         match self.tags[i] {
             Tag::To => {
-                if i == 0 {
-                    return None;
+                // "To think like a mountain means ...": the infinitive is the topic.
+                if i == 0 || matches!(self.tags[i - 1], Tag::Stop | Tag::Quote) {
+                    return (i + 1 == v).then_some((i, v + 1));
                 }
                 let k = i - 1;
                 if self.tags[k].is_nominal() && !ABSTRACT_NOUNS.contains(&self.lower(k)) {
@@ -505,10 +506,19 @@ impl<'a> Analysis<'a> {
             }
             t if t.is_nominal() => Some(self.head_np(i)),
             // "Listening is like ...": a gerund subject opening its clause.
+            // "knowing that doing so would be like torture".
             Tag::Verb(VForm::Gerund)
-                if i == 0 || matches!(self.tags[i - 1], Tag::Stop | Tag::Quote | Tag::Comma) =>
+                if i == 0
+                    || matches!(
+                        self.tags[i - 1],
+                        Tag::Stop | Tag::Quote | Tag::Comma | Tag::Sub
+                    ) =>
             {
-                Some((i, i + 1))
+                let mut k = i + 1;
+                while k < v && self.tags[k] == Tag::Adv {
+                    k += 1;
+                }
+                Some((i, k))
             }
             Tag::Close | Tag::Quote if i > 0 && self.tags[i - 1].is_nominal() => {
                 Some(self.np_backward(i - 1))
@@ -551,8 +561,20 @@ impl<'a> Analysis<'a> {
             return (s - 2, e);
         }
         // "The straight line joining the two extremities ... is": the participle's head.
-        if s >= 2 && self.tags[s - 1] == Tag::Verb(VForm::Gerund) && self.tags[s - 2].is_nominal() {
+        if s >= 2
+            && self.tags[s - 1] == Tag::Verb(VForm::Gerund)
+            && self.tags[s - 2].is_nominal()
+            && matches!(self.tag(e), Some(Tag::Aux | Tag::Modal))
+        {
             return self.np_backward(s - 2);
+        }
+        // "Iraq withdrawing from Kuwait would be": a gerund clause as subject.
+        if s >= 3
+            && self.tags[s - 1] == Tag::Prep
+            && self.tags[s - 2] == Tag::Verb(VForm::Gerund)
+            && matches!(self.tags[s - 3], Tag::Noun | Tag::Proper)
+        {
+            return (self.np_backward(s - 3).0, e);
         }
         if s >= 2
             && matches!(self.tags[s - 1], Tag::Prep | Tag::To)
@@ -677,7 +699,8 @@ impl<'a> Analysis<'a> {
             if matches!(
                 self.tags[i],
                 Tag::Det | Tag::PossDet | Tag::Noun | Tag::Proper
-            ) {
+            ) || (i == start && self.tags[i] == Tag::Adj)
+            {
                 if let Some(e) = self.np_forward(i, it) {
                     if (i..e).any(|k| matches!(self.tags[k], Tag::Noun | Tag::Proper)) {
                         return Some((i, e));
