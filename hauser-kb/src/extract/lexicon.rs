@@ -455,10 +455,7 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
             {
                 if matches!(first, Tag::Noun | Tag::Adj)
                     && next.is_some_and(|n| {
-                        matches!(
-                            closed_class(n),
-                            Some(Tag::Comparator | Tag::To | Tag::PossDet)
-                        )
+                        matches!(closed_class(n), Some(Tag::Comparator | Tag::PossDet))
                     })
                 {
                     return code_tag(c);
