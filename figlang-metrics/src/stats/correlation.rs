@@ -93,7 +93,8 @@ pub fn pearson(x: &[f64], y: &[f64]) -> StatsResult<Correlation> {
 /// Spearman's rank correlation (average ranks for ties) with the t-distribution p-value of
 /// `scipy.stats.spearmanr`: `t = r sqrt((n - 2) / ((1 + r)(1 - r)))`, n - 2 df.
 ///
-/// Errors and constant input as [`pearson`].
+/// Errors and constant input as [`pearson`]. With n = 2 the test has no degrees of freedom and
+/// the p-value is NaN, as in SciPy.
 ///
 /// ```
 /// use figlang_metrics::stats::spearman;
