@@ -5,7 +5,7 @@ tokenizer differs from today's (e.g. `..` stays attached to a word). This script
 separate venv with that NLTK version:
 
     python -m venv /tmp/venv-nltk345 && /tmp/venv-nltk345/bin/pip install nltk==3.4.5
-    /tmp/venv-nltk345/bin/python tools/gen_treebank_nltk345_fixture.py
+    NLTK_DATA=/tmp/nltk_data /tmp/venv-nltk345/bin/python tools/gen_treebank_nltk345_fixture.py
 
 NLTK 3.4.5 predates Python 3.11; two stdlib names it imports are shimmed below.
 Output: figlang-metrics/tests/fixtures/treebank_nltk345.json (one sentence per case, no Punkt).
@@ -81,3 +81,17 @@ with open(out, "w", encoding="utf-8") as f:
                "cases": rouge_cases}, f, ensure_ascii=False, separators=(",", ":"))
     f.write("\n")
 print(out, len(rouge_cases))
+
+# METEOR of NLTK 3.4.5 (strings in, lowercased and whitespace-split), WordNet 3.0 found through
+# NLTK_DATA=<dir with corpora/wordnet> (Debian's wordnet-base files plus the `lexnames` and empty
+# `index.sense` that tools/gen_text_metric_fixtures.py also writes).
+from nltk.translate.meteor_score import meteor_score  # noqa: E402
+
+meteor_cases = [{"hyp": h, "refs": refs, "score": meteor_score(refs, h)} for h, refs in pairs()]
+out = os.path.join(ROOT, "figlang-metrics", "tests", "fixtures", "meteor_nltk345.json")
+with open(out, "w", encoding="utf-8") as f:
+    json.dump({"reference": "nltk 3.4.5 meteor_score(reference strings, hypothesis string), "
+                            "WordNet 3.0 (Debian wordnet-base)", "tolerance": 1e-9,
+               "cases": meteor_cases}, f, ensure_ascii=False, separators=(",", ":"))
+    f.write("\n")
+print(out, len(meteor_cases))

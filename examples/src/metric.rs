@@ -15,7 +15,7 @@ use figlang_metrics::text::bleu_nltk::{NltkBleu, Smoothing};
 use figlang_metrics::text::bleu_sacre::{SacreBleu, SacreSmoothing};
 use figlang_metrics::text::chrf::Chrf;
 use figlang_metrics::text::diversity::{Distinct, SelfBleu};
-use figlang_metrics::text::meteor::Meteor;
+use figlang_metrics::text::meteor::{Meteor, MeteorVersion};
 use figlang_metrics::text::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
 use figlang_metrics::text::MetricError;
@@ -66,8 +66,9 @@ pub struct MetricArgs {
     /// bleu, chrf: lowercase first.
     #[arg(long)]
     pub lowercase: bool,
-    /// sentbleu, selfbleu, distinct, pltrdy ROUGE: NLTK release whose word_tokenize to
-    /// reproduce (current = 3.10.4, or 3.4.5 as in the formality paper).
+    /// sentbleu, meteor, selfbleu, distinct, pltrdy ROUGE: NLTK release to reproduce
+    /// (current = 3.10.4, or 3.4.5 as in the formality paper: its word_tokenize, and for
+    /// meteor its whole algorithm).
     #[arg(long, default_value = "current")]
     pub nltk_tokenizer: String,
     /// ROUGE implementation: rouge-score (Google), pltrdy (rouge 1.0.1) or pltrdy-0.3.2.
@@ -329,6 +330,9 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
             require_refs(name, refs)?;
             let mut m = Meteor::new(&args.wordnet).map_err(metric_err)?;
             m.tokenizer = nltk_tok;
+            if nltk_tok == NltkTokenizer::V345 {
+                m.version = MeteorVersion::V345;
+            }
             let per_line: Vec<f64> = hyps
                 .iter()
                 .zip(&per_refs)

@@ -69,3 +69,24 @@ fn missing_wordnet_is_a_typed_error() {
     assert!(matches!(err, MetricError::WordNetMissing { .. }), "{err}");
     assert!(err.to_string().contains("wordnet-base"), "{err}");
 }
+
+#[test]
+fn meteor_nltk345_matches_nltk_3_4_5() {
+    let Some(dir) = wordnet_dir() else { return };
+    let mut m = Meteor::new(&dir).expect("meteor");
+    m.version = figlang_metrics::text::meteor::MeteorVersion::V345;
+    let fx = common::fixture("meteor_nltk345.json");
+    let mut mm = common::Mismatches::default();
+    for c in fx["cases"].as_array().expect("cases") {
+        let hyp = c["hyp"].as_str().expect("hyp");
+        let refs = common::strings(&c["refs"]);
+        let got = m.sentence(hyp, &refs).expect("meteor");
+        mm.check(
+            || format!("{hyp:?} / {refs:?}"),
+            got.score,
+            c["score"].as_f64().expect("score"),
+            1e-9,
+        );
+    }
+    mm.assert_none();
+}

@@ -13,6 +13,18 @@ use super::score::MetricScore;
 use super::tokenize::NltkTokenizer;
 use super::wordnet::WordNet;
 
+/// Which NLTK release's METEOR to reproduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MeteorVersion {
+    /// NLTK 3.10.4.
+    #[default]
+    Current,
+    /// NLTK 3.4.5 (what the formality paper used): whitespace tokens of the lowercased
+    /// strings; its stem stage leaves the stem-matched words in play, so the WordNet stage can
+    /// match them again (counted twice), on unstemmed words; `morphy` retries its rules.
+    V345,
+}
+
 /// METEOR settings and the WordNet database.
 #[derive(Debug)]
 pub struct Meteor {
@@ -23,8 +35,10 @@ pub struct Meteor {
     pub beta: f64,
     /// Fragmentation weight (0.5).
     pub gamma: f64,
-    /// Tokenizer for [`Meteor::sentence`].
+    /// Tokenizer for [`Meteor::sentence`] (NLTK 3.10.4 METEOR only).
     pub tokenizer: NltkTokenizer,
+    /// Which NLTK release.
+    pub version: MeteorVersion,
 }
 
 type Enum = Vec<(usize, String)>;
@@ -82,14 +96,19 @@ impl Meteor {
             beta: 3.0,
             gamma: 0.5,
             tokenizer: NltkTokenizer::Current,
+            version: MeteorVersion::Current,
         })
     }
 
     /// The signature.
     pub fn signature(&self, nrefs: usize) -> Signature {
+        let (compat, tok) = match self.version {
+            MeteorVersion::Current => ("nltk-3.10.4", self.tokenizer.to_string()),
+            MeteorVersion::V345 => ("nltk-3.4.5", "lowercase+whitespace".to_string()),
+        };
         Signature::new("meteor", crate::VERSION)
-            .with("compat", "nltk-3.10.4")
-            .with("tok", self.tokenizer)
+            .with("compat", compat)
+            .with("tok", tok)
             .with("case", "lc")
             .with("stages", "exact+porter+wordnet-3.0")
             .with("alpha", self.alpha)
@@ -132,6 +151,30 @@ impl Meteor {
         matches
     }
 
+    /// NLTK 3.4.5's WordNet stage: each hypothesis word (right to left) takes the rightmost
+    /// reference word among its synonyms.
+    fn wordnet_match_345(&self, mut hyp: Enum, mut reference: Enum) -> Vec<(usize, usize)> {
+        let mut matches = Vec::new();
+        for i in (0..hyp.len()).rev() {
+            let mut syns: HashSet<String> = self
+                .wordnet
+                .synset_lemma_names_nltk345(&hyp[i].1)
+                .into_iter()
+                .filter(|n| !n.contains('_'))
+                .collect();
+            syns.insert(hyp[i].1.clone());
+            if let Some(j) = (0..reference.len())
+                .rev()
+                .find(|&j| syns.contains(&reference[j].1))
+            {
+                matches.push((hyp[i].0, reference[j].0));
+                hyp.remove(i);
+                reference.remove(j);
+            }
+        }
+        matches
+    }
+
     /// NLTK `single_meteor_score(reference, hypothesis)` on tokens.
     pub fn single_tokens<S: AsRef<str>>(&self, reference: &[S], hyp: &[S]) -> f64 {
         let h: Enum = hyp
@@ -148,9 +191,15 @@ impl Meteor {
         let (mut matches, h, r) = match_enums(h, r);
         let stem =
             |e: Enum| -> Enum { e.into_iter().map(|(i, w)| (i, porter::stem(&w))).collect() };
-        let (stem_matches, h, r) = match_enums(stem(h), stem(r));
-        matches.extend(stem_matches);
-        matches.extend(self.wordnet_match(h, r));
+        if self.version == MeteorVersion::V345 {
+            let (stem_matches, _, _) = match_enums(stem(h.clone()), stem(r.clone()));
+            matches.extend(stem_matches);
+            matches.extend(self.wordnet_match_345(h, r));
+        } else {
+            let (stem_matches, h, r) = match_enums(stem(h), stem(r));
+            matches.extend(stem_matches);
+            matches.extend(self.wordnet_match(h, r));
+        }
         matches.sort_by_key(|m| m.0);
         let m = matches.len() as f64;
         if hl == 0 || rl == 0 || matches.is_empty() {
@@ -173,10 +222,18 @@ impl Meteor {
         hyp: &str,
         refs: &[R],
     ) -> Result<MetricScore, MetricError> {
-        let h = self.tokenizer.tokenize(hyp);
+        let tok = |s: &str| -> Vec<String> {
+            match self.version {
+                MeteorVersion::Current => self.tokenizer.tokenize(s),
+                MeteorVersion::V345 => super::tokenize::py_split(&s.to_lowercase())
+                    .map(str::to_string)
+                    .collect(),
+            }
+        };
+        let h = tok(hyp);
         let best = refs
             .iter()
-            .map(|r| self.single_tokens(&self.tokenizer.tokenize(r.as_ref()), &h))
+            .map(|r| self.single_tokens(&tok(r.as_ref()), &h))
             .fold(None, |acc: Option<f64>, s| {
                 Some(acc.map_or(s, |a| a.max(s)))
             })

@@ -130,6 +130,53 @@ impl WordNet {
         self.index.get(form).is_some_and(|v| !v[p].is_empty())
     }
 
+    fn apply_rules(&self, forms: &[String], p: usize) -> Vec<String> {
+        forms
+            .iter()
+            .flat_map(|f| {
+                SUBSTITUTIONS[p]
+                    .iter()
+                    .filter(|(old, _)| f.ends_with(old))
+                    .map(|(old, new)| format!("{}{new}", &f[..f.len() - old.len()]))
+            })
+            .collect()
+    }
+
+    fn filter_forms(&self, forms: impl IntoIterator<Item = String>, p: usize) -> Vec<String> {
+        let mut seen = HashSet::new();
+        forms
+            .into_iter()
+            .filter(|f| self.has(f, p) && seen.insert(f.clone()))
+            .collect()
+    }
+
+    /// NLTK 3.4.5's `_morphy`: like today's, but when neither the form nor one rule
+    /// application is in the index, the rules are applied again and again.
+    fn morphy_legacy(&self, form: &str, p: usize) -> Vec<String> {
+        if let Some(exc) = self.exceptions[p].get(form) {
+            return self.filter_forms(
+                std::iter::once(form.to_string()).chain(exc.iter().cloned()),
+                p,
+            );
+        }
+        let mut forms = self.apply_rules(&[form.to_string()], p);
+        let found = self.filter_forms(
+            std::iter::once(form.to_string()).chain(forms.iter().cloned()),
+            p,
+        );
+        if !found.is_empty() {
+            return found;
+        }
+        while !forms.is_empty() {
+            forms = self.apply_rules(&forms, p);
+            let found = self.filter_forms(forms.iter().cloned(), p);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
     /// NLTK's `_morphy(form, pos, check_exceptions=True)`: base forms in the index.
     fn morphy(&self, form: &str, p: usize) -> Vec<String> {
         let forms: Vec<String> = match self.exceptions[p].get(form) {
@@ -172,10 +219,24 @@ impl WordNet {
     /// Lemma names of every synset of `word` over nouns, verbs, adjectives and adverbs (NLTK's
     /// `wordnet.synsets(word)`, then `lemma.name()` of each lemma), in NLTK's order.
     pub fn synset_lemma_names(&self, word: &str) -> Vec<String> {
+        self.lemma_names_impl(word, false)
+    }
+
+    /// [`WordNet::synset_lemma_names`] with NLTK 3.4.5's `morphy`.
+    pub fn synset_lemma_names_nltk345(&self, word: &str) -> Vec<String> {
+        self.lemma_names_impl(word, true)
+    }
+
+    fn lemma_names_impl(&self, word: &str, legacy: bool) -> Vec<String> {
         let lemma = word.to_lowercase();
         let mut out = Vec::new();
         for p in 0..POS.len() {
-            for form in self.morphy(&lemma, p) {
+            let forms = if legacy {
+                self.morphy_legacy(&lemma, p)
+            } else {
+                self.morphy(&lemma, p)
+            };
+            for form in forms {
                 if let Some(offsets) = self.index.get(&form) {
                     for &o in &offsets[p] {
                         out.extend(self.lemma_names_at(p, o));
