@@ -64,7 +64,10 @@ fn example_input_scores_every_candidate() {
     assert_eq!(wolf[0]["informativeness"], 0.0);
     assert_eq!(wolf[1]["rank"], 1);
     for r in &recs {
-        assert!(r["signature"].as_str().unwrap().starts_with("hauser|"));
+        // Per-part signatures joined with " + " (scorers, extractor, quality, reranker).
+        let sig = r["signature"].as_str().unwrap();
+        assert!(sig.starts_with("informativeness|"), "{sig}");
+        assert!(sig.contains(" + rerank|"), "{sig}");
         assert!(r.get("error").is_none(), "{r}");
     }
     let mut ranks: Vec<u64> = wolf.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
