@@ -2,7 +2,7 @@
 //! `BLEU.sentence_score`): tokenizers 13a / intl / none, smoothing exp / floor / add-k / none,
 //! lowercasing, effective order. Scores are on sacreBLEU's 0-100 scale.
 
-use std::collections::HashMap;
+use super::ngram::FxMap as HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -106,13 +106,13 @@ impl BleuStats {
     }
 }
 
-type NgramCounts<'a> = HashMap<Vec<&'a str>, usize>;
+type NgramCounts<'a, 'b> = HashMap<&'b [&'a str], usize>;
 
-fn all_ngrams<'a>(tokens: &[&'a str], max_n: usize) -> NgramCounts<'a> {
-    let mut m = HashMap::new();
+fn all_ngrams<'a, 'b>(tokens: &'b [&'a str], max_n: usize) -> NgramCounts<'a, 'b> {
+    let mut m = HashMap::default();
     for n in 1..=max_n {
         for w in tokens.windows(n) {
-            *m.entry(w.to_vec()).or_insert(0) += 1;
+            *m.entry(w).or_insert(0) += 1;
         }
     }
     m
@@ -160,12 +160,12 @@ impl SacreBleu {
     pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> BleuStats {
         let max_n = self.max_ngram_order;
         let ref_strs: Vec<String> = refs.iter().map(|r| self.preprocess(r.as_ref())).collect();
-        let mut ref_ngrams: NgramCounts<'_> = HashMap::new();
+        let ref_toks: Vec<Vec<&str>> = ref_strs.iter().map(|r| py_split(r).collect()).collect();
+        let mut ref_ngrams: NgramCounts<'_, '_> = HashMap::default();
         let mut ref_lens = Vec::new();
-        for r in &ref_strs {
-            let toks: Vec<&str> = py_split(r).collect();
+        for toks in &ref_toks {
             ref_lens.push(toks.len());
-            for (g, c) in all_ngrams(&toks, max_n) {
+            for (g, c) in all_ngrams(toks, max_n) {
                 let e = ref_ngrams.entry(g).or_insert(0);
                 *e = (*e).max(c);
             }
@@ -190,7 +190,7 @@ impl SacreBleu {
         for (g, c) in all_ngrams(&htoks, max_n) {
             let n = g.len() - 1;
             stats.total[n] += c;
-            if let Some(&rc) = ref_ngrams.get(&g) {
+            if let Some(&rc) = ref_ngrams.get(g) {
                 stats.correct[n] += c.min(rc);
             }
         }

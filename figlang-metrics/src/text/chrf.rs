@@ -7,7 +7,7 @@
 //! 0-1 scale. [`Chrf::sentence`] gives the 0-100 value, [`MetricScore`]s from
 //! [`Chrf::sentence_unit`] the 0-1 value.
 
-use std::collections::HashMap;
+use super::ngram::FxMap as HashMap;
 
 use hauser_core::Signature;
 
@@ -63,7 +63,7 @@ struct Ngrams<'a> {
 }
 
 fn count<K: std::hash::Hash + Eq>(it: impl Iterator<Item = K>) -> HashMap<K, usize> {
-    let mut m = HashMap::new();
+    let mut m = HashMap::default();
     for k in it {
         *m.entry(k).or_insert(0) += 1;
     }

@@ -139,14 +139,48 @@ fn sub(p: &str, rep: &'static str) -> Sub {
     }
 }
 
-static RE_13A: LazyLock<Vec<Sub>> = LazyLock::new(|| {
-    vec![
-        sub(r"([\{-~\[-` -&\(-\+:-@/])", " $1 "),
-        sub(r"([^0-9])([\.,])", "$1 $2 "),
-        sub(r"([\.,])([^0-9])", " $1 $2"),
-        sub(r"([0-9])(-)", "$1 $2 "),
-    ]
-});
+/// sacreBLEU's `TokenizerRegexp` rules, as hand-written scans (same non-overlapping
+/// left-to-right semantics as the four `re.sub` calls, several times faster):
+/// `([\{-~\[-` -&\(-\+:-@/])` -> ` \1 `, `([^0-9])([\.,])` -> `\1 \2 `,
+/// `([\.,])([^0-9])` -> ` \1 \2`, `([0-9])(-)` -> `\1 \2 `.
+fn rules_13a(line: &str) -> String {
+    let mut a: Vec<char> = Vec::with_capacity(line.len() * 2);
+    for c in line.chars() {
+        let punct = matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/');
+        if punct {
+            a.extend([' ', c, ' ']);
+        } else {
+            a.push(c);
+        }
+    }
+    let pair_pass = |v: &[char],
+                     hit: &dyn Fn(char, char) -> bool,
+                     emit: &dyn Fn(&mut Vec<char>, char, char)| {
+        let mut out = Vec::with_capacity(v.len() + 16);
+        let mut i = 0;
+        while i < v.len() {
+            if i + 1 < v.len() && hit(v[i], v[i + 1]) {
+                emit(&mut out, v[i], v[i + 1]);
+                i += 2;
+            } else {
+                out.push(v[i]);
+                i += 1;
+            }
+        }
+        out
+    };
+    let dot = |c: char| c == '.' || c == ',';
+    let b = pair_pass(&a, &|x, y| !x.is_ascii_digit() && dot(y), &|o, x, y| {
+        o.extend([x, ' ', y, ' '])
+    });
+    let c = pair_pass(&b, &|x, y| dot(x) && !y.is_ascii_digit(), &|o, x, y| {
+        o.extend([' ', x, ' ', y])
+    });
+    let d = pair_pass(&c, &|x, y| x.is_ascii_digit() && y == '-', &|o, x, y| {
+        o.extend([x, ' ', y, ' '])
+    });
+    d.into_iter().collect()
+}
 
 static RE_INTL: LazyLock<Vec<Sub>> = LazyLock::new(|| {
     vec![
@@ -182,7 +216,7 @@ impl SacreTokenizer {
                         .replace("&lt;", "<")
                         .replace("&gt;", ">");
                 }
-                join_split(&apply_all(format!(" {l} "), &RE_13A))
+                join_split(&rules_13a(&format!(" {l} ")))
             }
             SacreTokenizer::Intl => join_split(&apply_all(line.to_string(), &RE_INTL)),
         }
