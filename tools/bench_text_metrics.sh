@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Text-metric benchmark against sacreBLEU in one run (see tools/bench_text_metrics.py).
+# Needs a Python with sacrebleu==2.4.3 (PYTHON, default /work/pyref/bin/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-/work/pyref/bin/python}"
+cargo build --release -p figlang-metrics --example bench_text
+"$PYTHON" tools/bench_text_metrics.py target/release/examples/bench_text
