@@ -9,7 +9,8 @@ use hauser_nli::Embedder;
 use crate::neural::error::{NeuralError, NeuralResult};
 use crate::neural::greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
 
-/// `bert_score`'s default layer for common models (its `model2layers` table).
+/// `bert_score`'s default layer for common models (its `model2layers` table), plus
+/// all-MiniLM-L6-v2 (see the entry).
 pub const DEFAULT_LAYERS: &[(&str, usize)] = &[
     ("bert-base-uncased", 9),
     ("bert-large-uncased", 18),
@@ -27,6 +28,9 @@ pub const DEFAULT_LAYERS: &[(&str, usize)] = &[
     ("microsoft/deberta-large", 16),
     ("microsoft/deberta-large-mnli", 18),
     ("microsoft/deberta-xlarge-mnli", 40),
+    // Not in the package's table (it has no MiniLM entry): our default, the last layer, which
+    // is the layer sentence-transformers pools and the one measured in docs/REPRODUCTION.md.
+    ("sentence-transformers/all-MiniLM-L6-v2", 6),
 ];
 
 /// The default layer of `model_id`, if `bert_score` has one.
