@@ -55,7 +55,11 @@ fn main() -> Result<()> {
     .with_id("fox")
     .with_components(vec![
         vec![Components::new("the fox", "a kangaroo", "jumped")],
-        vec![Components::new("the fox", "a jazz saxophone solo", "jumped")],
+        vec![Components::new(
+            "the fox",
+            "a jazz saxophone solo",
+            "jumped",
+        )],
         vec![Components::new("the fox", "a cat", "jumped")],
     ])?;
 
