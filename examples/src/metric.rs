@@ -131,6 +131,18 @@ struct Outcome {
     signature: Signature,
 }
 
+impl Outcome {
+    /// A 0-1 sentence-level metric whose corpus value is the mean of its lines.
+    fn averaged(per_line: Vec<f64>, signature: Signature) -> Self {
+        Self {
+            corpus: mean(&per_line),
+            per_line,
+            scale: "0-1",
+            signature,
+        }
+    }
+}
+
 fn mean(v: &[f64]) -> f64 {
     if v.is_empty() {
         0.0
@@ -213,12 +225,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 .collect::<Result<_, _>>()
                 .map_err(metric_err)?;
             let sig = cfg.signature(refs.len()).with("agg", "mean");
-            Ok(Outcome {
-                corpus: mean(&per_line),
-                per_line,
-                scale: "0-1",
-                signature: sig,
-            })
+            Ok(Outcome::averaged(per_line, sig))
         }
         "chrf" | "chrf++" => {
             require_refs(name, refs)?;
@@ -283,12 +290,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                     )))
                 }
             };
-            Ok(Outcome {
-                corpus: mean(&per_line),
-                per_line,
-                scale: "0-1",
-                signature: sig.with("agg", "mean"),
-            })
+            Ok(Outcome::averaged(per_line, sig.with("agg", "mean")))
         }
         "distinct1" | "distinct2" | "distinct3" => {
             let n = name[8..]
@@ -319,12 +321,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 },
             };
             let per_line = cfg.per_text(hyps).map_err(metric_err)?;
-            Ok(Outcome {
-                corpus: mean(&per_line),
-                per_line,
-                scale: "0-1",
-                signature: cfg.signature(hyps.len()),
-            })
+            Ok(Outcome::averaged(per_line, cfg.signature(hyps.len())))
         }
         "meteor" => {
             require_refs(name, refs)?;
@@ -340,12 +337,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 .collect::<Result<_, _>>()
                 .map_err(metric_err)?;
             let sig = m.signature(refs.len()).with("agg", "mean");
-            Ok(Outcome {
-                corpus: mean(&per_line),
-                per_line,
-                scale: "0-1",
-                signature: sig,
-            })
+            Ok(Outcome::averaged(per_line, sig))
         }
         other => Err(CliError::Usage(format!(
             "unknown metric {other:?}; text metrics: {}; neural: bertscore, perplexity, style",

@@ -25,6 +25,15 @@ fn hauser(args: &[&str]) -> std::process::Output {
         .expect("hauser runs")
 }
 
+/// The numbers a `--sentence` run printed, one per line.
+fn numbers(stdout: Vec<u8>) -> Vec<f64> {
+    String::from_utf8(stdout)
+        .expect("UTF-8 output")
+        .lines()
+        .map(|l| l.parse().expect("one number per line"))
+        .collect()
+}
+
 const HYPS: [&str; 3] = [
     "the cat sat like a king",
     "she sang softly",
@@ -57,11 +66,7 @@ fn bertscore_sentence_scores_match_the_library() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let got: Vec<f64> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let got = numbers(out.stdout);
     let embedder = Embedder::load(&ModelSource::Dir(model), &LoadOptions::default()).unwrap();
     let options = BertScoreOptions {
         layer: Some(2),
@@ -156,11 +161,7 @@ fn perplexity_and_style_from_the_command_line() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let got: Vec<f64> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let got = numbers(out.stdout);
     let lm = CausalLm::load(&ModelSource::Dir(gpt2), &LoadOptions::default()).unwrap();
     let want = Perplexity::new(lm, "tiny", BosMode::Prepend)
         .unwrap()
@@ -180,18 +181,10 @@ fn perplexity_and_style_from_the_command_line() {
         hyp.to_str().unwrap(),
         "--sentence",
     ];
-    let plain: Vec<f64> = String::from_utf8(hauser(&args).stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let plain = numbers(hauser(&args).stdout);
     let mut flipped_args = args.to_vec();
     flipped_args.extend(["--flip", "2-3"]);
-    let flipped: Vec<f64> = String::from_utf8(hauser(&flipped_args).stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let flipped = numbers(hauser(&flipped_args).stdout);
     assert_eq!(plain.len(), 3);
     assert_eq!(flipped[0], plain[0]);
     for i in 1..3 {
