@@ -61,6 +61,74 @@ fn key(part: Option<&str>) -> Option<String> {
     Some(spaced.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// Byte offset of the labelled part in the sentence: the whole label (as written, or with the
+/// labels' tokenised punctuation spacing undone), else its first word that is not a determiner,
+/// matched as a whole word, else 0. Matching the bare first word as a substring would align
+/// "a beast" with the first "a" anywhere in the sentence, i.e. with the wrong simile.
+fn label_position(sentence: &str, label: &str) -> usize {
+    // ASCII lowercasing keeps byte offsets.
+    let hay = sentence.to_ascii_lowercase();
+    let label = label.trim().to_ascii_lowercase();
+    let mut detok = label.clone();
+    for (from, to) in [
+        (" ,", ","),
+        (" .", "."),
+        (" ;", ";"),
+        (" :", ":"),
+        ("[ ", "["),
+        (" ]", "]"),
+    ] {
+        detok = detok.replace(from, to);
+    }
+    for candidate in [&label, &detok] {
+        if !candidate.is_empty() {
+            if let Some(p) = find_word(&hay, candidate) {
+                return p;
+            }
+        }
+    }
+    let word = label
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+        .find(|w| !w.is_empty() && !matches!(*w, "a" | "an" | "the"))
+        .unwrap_or("");
+    if word.is_empty() {
+        return 0;
+    }
+    find_word(&hay, word).unwrap_or(0)
+}
+
+/// First occurrence of `needle` in `hay` not inside a longer word.
+fn find_word(hay: &str, needle: &str) -> Option<usize> {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    let mut from = 0;
+    while let Some(p) = hay[from..].find(needle) {
+        let p = from + p;
+        let before = hay[..p].chars().next_back();
+        let after = hay[p + needle.len()..].chars().next();
+        let starts_word = !needle.starts_with(char::is_alphanumeric) || !is_word(before);
+        let ends_word = !needle.ends_with(char::is_alphanumeric) || !is_word(after);
+        if starts_word && ends_word {
+            return Some(p);
+        }
+        from = p + needle.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+#[test]
+fn label_position_finds_the_labelled_simile() {
+    let s = "one day, he would be calm like a Buddha, and on others, he would behave like a beast.";
+    assert_eq!(label_position(s, "a beast"), s.find("a beast").unwrap());
+    assert_eq!(label_position(s, "a Buddha"), s.find("a Buddha").unwrap());
+    let s = "It looked like a huge, square coupé.";
+    assert_eq!(
+        label_position(s, "a huge , square coupé"),
+        s.find("a huge").unwrap()
+    );
+    // Not found as a whole: the first content word, as a whole word.
+    assert_eq!(label_position("a dragon-like monster", "dragon"), 2);
+}
+
 fn verbose() -> bool {
     std::env::var_os("HAUSER_EXTRACT_VERBOSE").is_some()
 }
@@ -131,10 +199,9 @@ fn maps_kb(dir: &std::path::Path) -> Tally {
         let (sentence, topic, vehicle) = (&rec[0], &rec[1], &rec[2]);
         let pred = x.comparisons(sentence, None);
         // A sentence may hold several similes and the label names one: score the comparison
-        // whose vehicle starts nearest the labelled vehicle's first word (alignment by position,
-        // not by content).
-        let first_word = vehicle.split_whitespace().next().unwrap_or("");
-        let target = sentence.find(first_word).unwrap_or(0) as i64;
+        // whose vehicle starts nearest where the label sits in the sentence (alignment by
+        // position, not by the predicted content).
+        let target = label_position(sentence, vehicle) as i64;
         let first = pred
             .iter()
             .min_by_key(|c| (c.vehicle_span.start as i64 - target).abs())

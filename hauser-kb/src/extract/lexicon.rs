@@ -263,7 +263,15 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
         } else if w == "that" {
             that_tag(prev, tokens.get(i + 1).map(|n| n.lower.as_str()))
         } else if let Some(t) = closed_class(w) {
+            let next_capitalised = tokens
+                .get(i + 1)
+                .and_then(|n| text[n.start..n.end].chars().next())
+                .is_some_and(char::is_uppercase);
             if first.is_uppercase() && !sentence_start && w.len() > 1 && t == Tag::Det {
+                Tag::Proper
+            } else if first.is_uppercase() && !sentence_start && t == Tag::Modal && next_capitalised
+            {
+                // "artists Will Cotton": a first name, not a modal.
                 Tag::Proper
             } else if t == Tag::Modal && matches!(prev, Some(Tag::Det | Tag::PossDet)) {
                 // "in its might", "the will"
@@ -292,7 +300,7 @@ pub(crate) fn tag(text: &str, tokens: &[Token]) -> Vec<Tag> {
             Tag::Proper
         } else {
             let t = suffix_tag(w);
-            adjust_unknown(t, prev, tokens.get(i + 1).map(|n| n.lower.as_str()))
+            adjust_unknown(w, t, prev, tokens.get(i + 1).map(|n| n.lower.as_str()))
         };
         // "the petty debts and dishonours that": a coordinated noun, not a verb.
         let t = if t == Tag::Verb(VForm::Finite)
@@ -354,7 +362,9 @@ fn word_could_start_np(w: &str) -> bool {
 fn that_tag(prev: Option<Tag>, next: Option<&str>) -> Tag {
     let next_tag = next.and_then(closed_class);
     let next_codes = next.and_then(|n| lexicon().get(n).copied());
+    // "a clever chorus that's like": the clitic is "is".
     let next_is_verbish = matches!(next_tag, Some(Tag::Aux | Tag::Modal | Tag::Adv | Tag::Neg))
+        || next == Some("'s")
         || next_codes.is_some_and(|c| matches!(c.as_bytes().first(), Some(b'V' | b'Z' | b'D')))
         || (next_tag.is_none()
             && next_codes.is_none()
@@ -409,6 +419,18 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
         }
     }
     match prev {
+        // A genitive is always followed by the noun phrase it determines ("'s" as "is"/"has"
+        // is tagged Aux before we get here), so even a word the lexicon knows only as a verb is
+        // the head noun: "a poker player's tell".
+        Some(Tag::Genitive) if nominal_code.is_none() && verb_code.is_some() => Tag::Noun,
+        // The object of a preposition is a noun phrase: a finite verb reading cannot follow
+        // "of", "into", ... ("a bundle of sticks", "geese into fog"). Gerunds and participles
+        // can ("of playing", "with ends unspoken"), so only finite and past readings yield.
+        Some(Tag::Of | Tag::Prep)
+            if matches!(first, Tag::Verb(VForm::Finite | VForm::Past)) && bytes.contains(&b'N') =>
+        {
+            Tag::Noun
+        }
         // After a determiner or adjective a word is nominal when it can be.
         Some(Tag::Det | Tag::PossDet | Tag::Adj | Tag::Genitive | Tag::Num | Tag::Comparator) => {
             // The last word of a noun phrase is its head: a noun when it can be ("a private
@@ -491,18 +513,22 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
     }
 }
 
-fn adjust_unknown(t: Tag, prev: Option<Tag>, next: Option<&str>) -> Tag {
+fn adjust_unknown(word: &str, t: Tag, prev: Option<Tag>, next: Option<&str>) -> Tag {
+    let w_ends_with_s = word.ends_with('s') && !word.ends_with("ss");
     match (t, prev) {
         (Tag::Verb(VForm::Past), Some(Tag::Aux)) => Tag::Verb(VForm::Participle),
-        // An unknown plural-looking word between a noun and a preposition or determiner is a
-        // verb ("his quiff juts out").
+        // An unknown word with the third-person -s between a noun and a preposition or
+        // determiner is a verb ("his quiff juts out"). Without the -s it cannot agree with a
+        // singular noun before it, and unknown words are mostly nouns (the lexicon leaves out
+        // noun-only words), so "a loaded gun cylinder with", "the silver plate on" stay nouns.
         (Tag::Noun, Some(Tag::Noun | Tag::Proper | Tag::SubjPron))
-            if next.is_some_and(|n| {
-                matches!(
-                    closed_class(n),
-                    Some(Tag::Prep | Tag::Det | Tag::PossDet | Tag::Comparator)
-                )
-            }) =>
+            if w_ends_with_s
+                && next.is_some_and(|n| {
+                    matches!(
+                        closed_class(n),
+                        Some(Tag::Prep | Tag::Det | Tag::PossDet | Tag::Comparator)
+                    )
+                }) =>
         {
             Tag::Verb(VForm::Finite)
         }

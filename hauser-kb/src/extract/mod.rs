@@ -29,6 +29,7 @@
 
 mod diff;
 mod lexicon;
+mod phrases;
 mod rules;
 mod tokenize;
 
@@ -167,7 +168,7 @@ impl RuleExtractor {
         inserted: bool,
         previous_topic: Option<String>,
     ) -> Option<Comparison> {
-        let vehicle = a.vehicle(found.vehicle_start, bound)?;
+        let vehicle = a.vehicle(found.vehicle_start, bound, a.fronted(found.anchor))?;
         // "as fast as he could", "taller than she is": a clause, not a vehicle.
         if found.kind != Comparator::Like && a.pronoun_clause(vehicle) {
             return None;

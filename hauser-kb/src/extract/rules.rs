@@ -62,11 +62,11 @@ const LIKE_VERB_BEFORE: &[&str] = &[
 ];
 
 impl<'a> Analysis<'a> {
-    fn lower(&self, i: usize) -> &str {
+    pub(crate) fn lower(&self, i: usize) -> &str {
         self.tokens.get(i).map_or("", |t| t.lower.as_str())
     }
 
-    fn tag(&self, i: usize) -> Option<Tag> {
+    pub(crate) fn tag(&self, i: usize) -> Option<Tag> {
         self.tags.get(i).copied()
     }
 
@@ -187,7 +187,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// The vehicle noun phrase starting at `start`, not reaching `bound`.
-    pub(crate) fn vehicle(&self, start: usize, bound: usize) -> Option<Span> {
+    pub(crate) fn vehicle(&self, start: usize, bound: usize, fronted: bool) -> Option<Span> {
         let bound = bound.min(self.tokens.len());
         let gerund = self.tag(start) == Some(Tag::Verb(VForm::Gerund))
             || (self.lower(start).ends_with("ing")
@@ -223,46 +223,17 @@ impl<'a> Analysis<'a> {
         if self.lower(s) == "unto" {
             s += 1;
         }
-        let mut e = self.np_forward(s, bound)?;
+        if let Some(quoted) = self.quoted_vehicle(s, bound) {
+            return Some(quoted);
+        }
+        // A name after a common noun begins the main clause's subject only after a fronted
+        // comparison ("Like all burnished gold Nikumbha was ..."); elsewhere it is a title or
+        // an apposition inside the vehicle ("like defensive giant Yeats").
+        let mut e = self.np_forward_with(s, bound, !fronted)?;
         if self.corpus {
             e = self.corpus_extension(e, bound);
         }
         Some((start, e))
-    }
-
-    /// "a knight in armor.", "an actor winning an Oscar.": a phrase after the head that runs to
-    /// the end of the clause.
-    fn corpus_extension(&self, e: usize, bound: usize) -> usize {
-        let closes = |k: usize| {
-            k >= bound
-                || matches!(
-                    self.tags[k],
-                    Tag::Stop | Tag::Comma | Tag::Close | Tag::Quote | Tag::Open
-                )
-        };
-        if matches!(
-            self.lower(e),
-            "in" | "with" | "without" | "at" | "during" | "into" | "over"
-        ) {
-            if let Some(e2) = self.np_forward(e + 1, bound) {
-                if closes(e2) {
-                    return e2;
-                }
-            }
-        }
-        if self.tag(e) == Some(Tag::Verb(VForm::Gerund)) {
-            let mut k = e + 1;
-            while k < bound
-                && !closes(k)
-                && !matches!(self.tags[k], Tag::Conj | Tag::Rel | Tag::Sub)
-            {
-                k += 1;
-            }
-            if closes(k) {
-                return k;
-            }
-        }
-        e
     }
 
     /// True when the span is a lone subject pronoun followed by a verb.
@@ -272,8 +243,15 @@ impl<'a> Analysis<'a> {
             && matches!(self.tag(e), Some(Tag::Aux | Tag::Modal | Tag::Verb(_)))
     }
 
-    /// End (exclusive) of the noun phrase starting at `s`.
-    fn np_forward(&self, s: usize, bound: usize) -> Option<usize> {
+    /// End (exclusive) of the noun phrase starting at `s`; a name right after a common noun
+    /// starts a new phrase ("like all burnished gold Nikumbha was").
+    pub(crate) fn np_forward(&self, s: usize, bound: usize) -> Option<usize> {
+        self.np_forward_with(s, bound, false)
+    }
+
+    /// [`Self::np_forward`]; with `names_join`, a name after a common noun continues the phrase
+    /// as a title or apposition ("defensive giant Yeats", "artists Will Cotton and Mark Ryden").
+    fn np_forward_with(&self, s: usize, bound: usize, names_join: bool) -> Option<usize> {
         let mut i = s;
         let mut seen_noun = false;
         let mut content = false;
@@ -334,10 +312,14 @@ impl<'a> Analysis<'a> {
                 Tag::Noun | Tag::Proper | Tag::Num => {
                     // After the head, an adverb reading before a preposition ends the phrase
                     // ("a ball of fire right across"), and so does a name after a common noun
-                    // ("like all burnished gold Nikumbha was").
+                    // ("like all burnished gold Nikumbha was") and a numeral that starts a
+                    // second object ("rating the album four stars").
                     if seen_noun
                         && (self.adverb_before_prep(i)
-                            || t == Tag::Proper && self.tags[i - 1] == Tag::Noun)
+                            || t == Tag::Num
+                                && self.tags[i - 1] == Tag::Noun
+                                && matches!(self.tag(i + 1), Some(Tag::Noun | Tag::Adj))
+                            || t == Tag::Proper && self.tags[i - 1] == Tag::Noun && !names_join)
                     {
                         break;
                     }
@@ -361,7 +343,7 @@ impl<'a> Analysis<'a> {
                     end = i;
                     seen_noun = false;
                 }
-                Tag::Of if seen_noun => match self.np_forward(i + 1, bound) {
+                Tag::Of if seen_noun => match self.np_forward_with(i + 1, bound, names_join) {
                     Some(e) => {
                         i = e;
                         end = e;
@@ -373,7 +355,7 @@ impl<'a> Analysis<'a> {
                     if !matches!(next, Some(Tag::Noun | Tag::Proper | Tag::Adj | Tag::Det)) {
                         break;
                     }
-                    match self.np_forward(i + 1, bound) {
+                    match self.np_forward_with(i + 1, bound, names_join) {
                         // "a firewall and guards may ...": a new clause, not a coordination.
                         Some(e)
                             if !matches!(
@@ -388,6 +370,22 @@ impl<'a> Analysis<'a> {
                         }
                         _ => break,
                     }
+                }
+                // 'a [native's] hut', 'a twisted [Sherlock] Holmes': square brackets mark an
+                // editor's insertion into a quotation, part of the phrase around it.
+                Tag::Open if w == "[" => {
+                    let Some(close) = (i + 1..bound.min(i + 6)).find(|&j| self.lower(j) == "]")
+                    else {
+                        break;
+                    };
+                    if !matches!(
+                        self.tag(close + 1),
+                        Some(Tag::Noun | Tag::Proper | Tag::Adj)
+                    ) {
+                        break;
+                    }
+                    content = true;
+                    i = close + 1;
                 }
                 Tag::Comma
                     if !seen_noun
@@ -494,6 +492,14 @@ impl<'a> Analysis<'a> {
             // in his pantomime, opened"), whose subject is further away.
             Tag::Comma if i > 0 && self.tags[i - 1].is_nominal() => {
                 let (s, e) = self.np_backward(i - 1);
+                // "he dressed like a Majnu, wandered like a faqir": a comparison's vehicle is
+                // never the subject of the next verb, so the comma joins a list of verb phrases
+                // sharing the first one's subject. (After an object, "has a complex floor plan,
+                // shaped like", the verb is rather a participle modifying that object.)
+                if s > 0 && self.tags[s - 1] == Tag::Comparator {
+                    let prev = self.previous_verb(s)?;
+                    return self.subject_of(prev, depth + 1);
+                }
                 (s == 0 || !matches!(self.tags[s - 1], Tag::Prep | Tag::Of)).then_some((s, e))
             }
             // "until they themselves behaved"
