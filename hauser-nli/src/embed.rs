@@ -59,7 +59,7 @@ impl Embedder {
     }
 
     /// Resolves a layer index: `None` = last; negative counts from the end (-1 = last);
-    /// 0 = embedding output for the BERT family.
+    /// 0 = embedding output (transformers' `hidden_states[0]`), for every architecture.
     fn layer_index(&self, layer: Option<isize>) -> Result<usize> {
         let n = self.layers() as isize;
         let l = layer.unwrap_or(-1);

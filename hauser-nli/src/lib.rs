@@ -16,8 +16,10 @@
 //! within 1e-4 on 24 sentences.
 //!
 //! ## Layers
-//! BERT-family encoders expose every layer (embedding output first); DistilBERT and DeBERTa-v2
-//! reuse candle-transformers' models, which return only the last layer.
+//! Every encoder (BERT family, DistilBERT, DeBERTa-v2/v3) exposes all its hidden states,
+//! numbered as transformers' `hidden_states`: 0 is the embedding output, `num_hidden_layers` the
+//! last layer. DeBERTa-v2 drives candle-transformers' public layer modules one by one;
+//! DistilBERT, whose candle modules are private, has its own minimal encoder loop.
 //!
 //! ```
 //! use hauser_nli::{Batching, ModelSource};
@@ -33,7 +35,9 @@ mod batch;
 mod bert;
 mod classify;
 mod config;
+mod deberta;
 mod device;
+mod distilbert;
 mod embed;
 mod error;
 mod gpt2;

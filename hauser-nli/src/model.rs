@@ -4,12 +4,14 @@ use std::path::PathBuf;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::{debertav2, distilbert};
+use candle_transformers::models::debertav2;
 
 use crate::batch::Batching;
 use crate::bert::BertEncoder;
 use crate::config::ModelConfig;
+use crate::deberta::DebertaEncoder;
 use crate::device::{DeviceSpec, Precision};
+use crate::distilbert::DistilBertEncoder;
 use crate::error::{infer_err, NliError, Result};
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
@@ -33,8 +35,8 @@ pub const ENCODER_ARCHITECTURES: &str =
 
 pub(crate) enum Backbone {
     Bert(BertEncoder),
-    DistilBert(Box<distilbert::DistilBertModel>),
-    Deberta(Box<debertav2::DebertaV2Model>),
+    DistilBert(DistilBertEncoder),
+    Deberta(Box<DebertaEncoder>),
 }
 
 /// Opens the weights of `source` as a var builder: `model.safetensors` (memory-mapped),
@@ -128,18 +130,13 @@ impl TransformerModel {
         };
         let (backbone, max_pos) = match mt {
             "distilbert" => {
-                let c: distilbert::Config =
-                    serde_json::from_value(raw_config.clone()).map_err(cerr)?;
-                let m = distilbert::DistilBertModel::load(base, &c).map_err(werr)?;
-                (
-                    Backbone::DistilBert(Box::new(m)),
-                    config.max_position_embeddings,
-                )
+                let m = DistilBertEncoder::load(base, &config).map_err(werr)?;
+                (Backbone::DistilBert(m), config.max_position_embeddings)
             }
             "deberta-v2" => {
                 let c: debertav2::Config =
                     serde_json::from_value(raw_config.clone()).map_err(cerr)?;
-                let m = debertav2::DebertaV2Model::load(base, &c).map_err(werr)?;
+                let m = DebertaEncoder::load(base, &c).map_err(werr)?;
                 (
                     Backbone::Deberta(Box::new(m)),
                     config.max_position_embeddings,
@@ -212,14 +209,11 @@ impl TransformerModel {
         self.batching = batching;
     }
 
-    /// Number of hidden-state tensors a forward pass exposes: `layers + 1` (embeddings
-    /// first) for the BERT family; 1 (the last layer) for DistilBERT and DeBERTa-v2, whose
-    /// candle-transformers implementations return only the final layer.
+    /// Number of hidden-state tensors a forward pass exposes: `layers + 1` for every encoder
+    /// architecture, the embedding output first (transformers' `hidden_states[0]`), the
+    /// last layer last.
     pub fn exposed_layers(&self) -> usize {
-        match &self.backbone {
-            Backbone::Bert(_) => self.config.num_hidden_layers + 1,
-            _ => 1,
-        }
+        self.config.num_hidden_layers + 1
     }
 
     /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]) and the `[b, s]`
@@ -268,21 +262,10 @@ impl TransformerModel {
                 m.forward(&ids, &types, &pos, &mask).map_err(&e)?
             }
             Backbone::DistilBert(m) => {
-                let inv = mask
-                    .eq(0u32)
-                    .and_then(|x| x.reshape((b, 1, 1, s)))
-                    .map_err(&e)?;
-                vec![m.forward(&ids, &inv).map_err(&e)?]
+                let pos = t(pos).map_err(&e)?;
+                m.forward(&ids, &pos, &mask).map_err(&e)?
             }
-            Backbone::Deberta(m) => {
-                let m64 = mask.to_dtype(DType::I64).map_err(&e)?;
-                let ty = if self.config.type_vocab_size.unwrap_or(0) > 0 {
-                    Some(types)
-                } else {
-                    None
-                };
-                vec![m.forward(&ids, ty, Some(m64)).map_err(&e)?]
-            }
+            Backbone::Deberta(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
         };
         let maskf = mask.to_dtype(DType::F32).map_err(&e)?;
         Ok((states, maskf))
