@@ -150,11 +150,30 @@ impl RuleExtractor {
                 }
                 _ => n,
             };
-            let previous = out
-                .last()
-                .and_then(|c: &Comparison| c.components.topic.clone());
+            let previous = out.last();
             if let Some(c) = self.one(&a, found, bound, is_inserted, previous) {
                 out.push(c);
+            }
+        }
+        if self.comparators.contains(&Comparator::Like) {
+            let before = out.len();
+            for i in 0..n {
+                if let Some((span, topic)) = a.like_suffix(i) {
+                    let topic = topic.map(|t| if a.corpus { a.drop_possessor(t) } else { t });
+                    out.push(Comparison {
+                        comparator: Comparator::Like,
+                        components: Components {
+                            topic: topic.map(|t| a.slice(t).to_string()),
+                            vehicle: Some(simile[span.clone()].to_string()),
+                            event: None,
+                        },
+                        vehicle_span: span,
+                        inserted: inserted.as_ref().is_some_and(|ins| ins[i]),
+                    });
+                }
+            }
+            if out.len() > before {
+                out.sort_by_key(|c| c.vehicle_span.start);
             }
         }
         out
@@ -166,8 +185,9 @@ impl RuleExtractor {
         found: Found,
         bound: usize,
         inserted: bool,
-        previous_topic: Option<String>,
+        previous: Option<&Comparison>,
     ) -> Option<Comparison> {
+        let previous_topic = previous.and_then(|c| c.components.topic.clone());
         let vehicle = a.vehicle(found.vehicle_start, bound, a.fronted(found.anchor))?;
         // "as fast as he could", "taller than she is": a clause, not a vehicle.
         if found.kind != Comparator::Like && a.pronoun_clause(vehicle) {
@@ -175,6 +195,22 @@ impl RuleExtractor {
         }
         let event = a.event(found.anchor);
         let mut topic = a.topic(event, found.anchor);
+        let mut inherited = None;
+        if let Some(p) = previous.filter(|_| topic.is_none() && event.is_none()) {
+            // "did not sound like Torquil, but rather more like a full grown man": only
+            // conjunctions, commas and adverbs since the previous vehicle, so the comparison
+            // is elliptical and shares that comparison's topic and event. Not when a verb
+            // follows ("and like the breeze allow themselves ..."): a fronted comparison.
+            let from = a.tokens.partition_point(|t| t.start < p.vehicle_span.end);
+            if from < found.anchor
+                && a.elliptical_between(from, found.anchor)
+                && !a.tags.get(vehicle.1).is_some_and(|t| {
+                    t.is_verbal() || matches!(t, lexicon::Tag::Modal | lexicon::Tag::Adv)
+                })
+            {
+                inherited = Some(p.components.clone());
+            }
+        }
         if topic.is_none() && event.is_none() && a.fronted(found.anchor) {
             topic = a.subject_after(vehicle.1);
         }
@@ -183,13 +219,21 @@ impl RuleExtractor {
                 topic = a.resolve_it(s).or(topic);
             }
         }
-        let mut topic_text = topic.map(|t| a.slice(t).to_string());
+        let topic_span = |t: (usize, usize)| {
+            let t = if a.corpus { a.drop_possessor(t) } else { t };
+            a.slice(t).to_string()
+        };
+        let mut topic_text = topic.map(topic_span);
         if topic_text.is_none() && event.is_some() {
             // The subject is out of reach of the rules (a long relative clause, a participle
             // phrase): the previous comparison's topic ("X blazed like fire ... glittered like a
             // lake"), else the first noun phrase of the sentence, as the tree walk usually finds.
-            topic_text =
-                previous_topic.or_else(|| a.first_np(found.anchor).map(|t| a.slice(t).to_string()));
+            topic_text = previous_topic.or_else(|| a.first_np(found.anchor).map(topic_span));
+        }
+        let mut event_text = event.map(|v| a.word(v).to_string());
+        if let Some(c) = inherited {
+            topic_text = c.topic;
+            event_text = c.event;
         }
         let vehicle_text = a.slice(vehicle);
         let start = a.tokens[vehicle.0].start;
@@ -198,7 +242,7 @@ impl RuleExtractor {
             components: Components {
                 topic: topic_text,
                 vehicle: Some(vehicle_text.to_string()),
-                event: event.map(|v| a.word(v).to_string()),
+                event: event_text,
             },
             vehicle_span: start..start + vehicle_text.len(),
             inserted,

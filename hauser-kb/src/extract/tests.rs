@@ -119,6 +119,134 @@ fn vehicle_boundaries() {
 }
 
 #[test]
+fn quotations_brackets_and_names_in_vehicles() {
+    let v = |s: &str| triples(s, None)[0][1].clone().unwrap();
+    // A wholly quoted phrase: the quoted words, without the writer's determiner.
+    assert_eq!(
+        v("He looked like a \"dodgy sommelier\"."),
+        "dodgy sommelier"
+    );
+    assert_eq!(v("He needs to act like a \"normal boy.\""), "normal boy");
+    assert_eq!(v("The canal is like our 'petroleum'."), "petroleum");
+    assert_eq!(
+        v("Aliens looked like H. R. Giger's \"exo-skeletal nightmares\", he said."),
+        "exo-skeletal nightmares"
+    );
+    // ... but not a quotation that is only part of the phrase.
+    assert_eq!(
+        v("It looked like the \"smutty nose\" of a sea animal."),
+        "the \"smutty nose\" of a sea animal"
+    );
+    // Square brackets: an editor's insertion inside the phrase (parentheses stay out).
+    assert_eq!(
+        v("The house is like a [native's] hut, covered."),
+        "a [native's] hut"
+    );
+    // A name after a common noun: an apposition, unless a fronted comparison precedes the
+    // main clause's subject.
+    assert_eq!(
+        v("Others flourished like defensive giant Yeats did."),
+        "defensive giant Yeats"
+    );
+    assert_eq!(
+        v("It looks like the work of artists Will Cotton and Mark Ryden."),
+        "the work of artists Will Cotton and Mark Ryden"
+    );
+    assert_eq!(
+        triples("And like all burnished gold Nikumbha was bright.", None)[0][0].as_deref(),
+        Some("Nikumbha")
+    );
+}
+
+#[test]
+fn corpus_phrases_and_topics() {
+    let v = |s: &str| triples(s, None)[0][1].clone().unwrap();
+    let topic = |s: &str| triples(s, None)[0][0].clone().unwrap();
+    // A closing phrase whose possessive or pronoun is bound by the subject stays out.
+    assert_eq!(
+        v("Americans feel like outsiders in their own country."),
+        "outsiders"
+    );
+    assert_eq!(v("It seems like an adventure in itself."), "an adventure");
+    assert_eq!(v("It looked like a knight in armor."), "a knight in armor");
+    // Lexicon: the head after a genitive, the object of a preposition, an unknown noun
+    // without the third-person -s.
+    assert_eq!(
+        v("It is like a poker player's tell: it shows."),
+        "a poker player's tell"
+    );
+    assert_eq!(v("They rush like geese into fog."), "geese into fog");
+    assert_eq!(
+        v("His smile is like the silver plate on a coffin, dear."),
+        "the silver plate"
+    );
+    // Without a literal, a possessor is dropped from the topic, except a classifying one.
+    assert_eq!(topic("Jason's death looked like an accident."), "death");
+    assert_eq!(
+        topic("A cowboy's hat looks like a bucket."),
+        "A cowboy's hat"
+    );
+    assert_eq!(
+        triples(
+            "Jason's death looked like an accident.",
+            Some("Jason's death looked .")
+        )[0][0]
+            .as_deref(),
+        Some("Jason's death")
+    );
+}
+
+#[test]
+fn like_adjectives_ellipsis_lists_and_it() {
+    assert_eq!(
+        triples("They slayed a dragon-like monster living there.", None),
+        [t("monster", "dragon", "-")]
+    );
+    assert!(triples(
+        "They slayed a dragon-like monster.",
+        Some("They slayed a monster.")
+    )
+    .iter()
+    .any(|c| c[1].as_deref() == Some("dragon")));
+    // An elliptical comparison shares the previous one's topic and event...
+    let c = triples(
+        "The scream did not sound like Torquil, but rather more like a grown man.",
+        None,
+    );
+    assert_eq!(c[1], t("The scream", "a grown man", "sound"));
+    // ... a fronted one followed by its own verb does not.
+    let c = triples(
+        "Troopers fly like the wind, and like the breeze allow themselves to be butchered.",
+        None,
+    );
+    assert_eq!(c[1][1].as_deref(), Some("the breeze"));
+    assert_eq!(c[1][2], None);
+    // A list of verb phrases after a comparison shares the first verb's subject.
+    let c = triples(
+        "He dressed like a Majnu, wandered like a faqir and left.",
+        None,
+    );
+    assert_eq!(c[1], t("He", "a faqir", "wandered"));
+    // "it" inside a quotation refers to its first noun phrase, else to what precedes it.
+    assert_eq!(
+        triples(
+            "Stastny said of the rivalry, \"It's like two camps.\"",
+            None
+        )[0][0]
+            .as_deref(),
+        Some("the rivalry")
+    );
+    assert_eq!(
+        triples(
+            "Kevin Thomas wrote, \"The idea was expressed so freshly that it seemed like a revelation.\"",
+            None
+        )[0][0]
+            .as_deref(),
+        Some("The idea")
+    );
+}
+
+#[test]
 fn several_similes_none_and_other_comparators() {
     assert_eq!(
         triples(
