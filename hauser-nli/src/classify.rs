@@ -173,6 +173,26 @@ impl SequenceClassifier {
         let name = self.model.source.name();
         let e = infer_err(&name);
         let (encs, truncated) = self.model.encode_all(inputs)?;
+        if self.model.uses_packed_cpu() {
+            let h = self.model.config.hidden_size;
+            let last = self.model.exposed_layers() - 1;
+            let rows = self.model.layer_rows(&encs, last)?;
+            let mut cls = Vec::with_capacity(rows.len() * h);
+            for r in &rows {
+                cls.extend_from_slice(&r[..h.min(r.len())]);
+                cls.resize(cls.len() + h - h.min(r.len()), 0.0);
+            }
+            let logits: Vec<Vec<f32>> = Tensor::from_vec(cls, (rows.len(), h), &self.model.device)
+                .and_then(|t| self.head.forward(&t))
+                .and_then(|t| t.to_vec2())
+                .map_err(&e)?;
+            let probs = logits.iter().map(|l| softmax(l)).collect();
+            return Ok(Predictions {
+                logits,
+                probs,
+                truncated,
+            });
+        }
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
         let mut out = Vec::new();
         for idx in self.model.batching.plan(&lengths) {

@@ -1,9 +1,6 @@
 //! Hidden states and attention-mask-aware mean pooling (sentence embeddings, BERTScore).
 
-use candle_core::{DType, Tensor, D};
-
-use crate::batch::scatter;
-use crate::error::{infer_err, NliError, Result};
+use crate::error::{NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
 use crate::source::ModelSource;
 
@@ -85,33 +82,23 @@ impl Embedder {
         normalize: bool,
     ) -> Result<Embeddings> {
         let li = self.layer_index(layer)?;
-        let name = self.model.source.name();
-        let e = infer_err(&name);
         let inputs: Vec<_> = texts.iter().map(|t| (*t, None)).collect();
         let (encs, truncated) = self.model.encode_all(&inputs)?;
-        let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
-        let mut out = Vec::new();
-        for idx in self.model.batching.plan(&lengths) {
-            let batch: Vec<_> = idx.iter().map(|&i| &encs[i]).collect();
-            let (states, mask) = self.model.forward(&batch)?;
-            let pooled = mean_pool(&states[li], &mask).map_err(&e)?;
-            let pooled = if normalize {
-                let norm = pooled
-                    .sqr()
-                    .and_then(|t| t.sum_keepdim(D::Minus1))
-                    .and_then(|t| t.sqrt())
-                    .and_then(|t| t.clamp(1e-12f32, f32::MAX))
-                    .map_err(&e)?;
-                pooled.broadcast_div(&norm).map_err(&e)?
-            } else {
-                pooled
-            };
-            out.push((idx, pooled.to_vec2::<f32>().map_err(&e)?));
-        }
-        Ok(Embeddings {
-            vectors: scatter(texts.len(), out),
-            truncated,
-        })
+        let h = self.model.config.hidden_size;
+        let rows = self.model.layer_rows(&encs, li)?;
+        let vectors = rows
+            .iter()
+            .map(|r| {
+                let mut v = mean_rows(r, h);
+                if normalize {
+                    // sentence-transformers' Normalize: x / max(||x||, 1e-12).
+                    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                    v.iter_mut().for_each(|x| *x /= norm);
+                }
+                v
+            })
+            .collect();
+        Ok(Embeddings { vectors, truncated })
     }
 
     /// Per-token hidden states of `layer` for sentences or pairs.
@@ -124,41 +111,30 @@ impl Embedder {
         layer: Option<isize>,
     ) -> Result<TokenStates> {
         let li = self.layer_index(layer)?;
-        let name = self.model.source.name();
-        let e = infer_err(&name);
         let (encs, truncated) = self.model.encode_all(inputs)?;
-        let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
-        let mut out = Vec::new();
-        for idx in self.model.batching.plan(&lengths) {
-            let batch: Vec<_> = idx.iter().map(|&i| &encs[i]).collect();
-            let (states, _) = self.model.forward(&batch)?;
-            let all: Vec<Vec<Vec<f32>>> = states[li]
-                .to_dtype(DType::F32)
-                .and_then(|t| t.to_vec3())
-                .map_err(&e)?;
-            let rows = all
-                .into_iter()
-                .zip(&idx)
-                .map(|(mut s, &i)| {
-                    s.truncate(encs[i].ids.len());
-                    s
-                })
-                .collect();
-            out.push((idx, rows));
-        }
+        let h = self.model.config.hidden_size;
+        let states = self
+            .model
+            .layer_rows(&encs, li)?
+            .into_iter()
+            .map(|r| r.chunks_exact(h).map(<[f32]>::to_vec).collect())
+            .collect();
         Ok(TokenStates {
-            states: scatter(inputs.len(), out),
+            states,
             ids: encs.into_iter().map(|x| x.ids).collect(),
             truncated,
         })
     }
 }
 
-/// Attention-mask-aware mean over the sequence axis: `[b, s, h]`, `[b, s]` -> `[b, h]`.
-pub(crate) fn mean_pool(states: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
-    let states = states.to_dtype(DType::F32)?;
-    let m = mask.unsqueeze(2)?;
-    let sum = states.broadcast_mul(&m)?.sum(1)?;
-    let count = m.sum(1)?.clamp(1e-9f32, f32::MAX)?;
-    sum.broadcast_div(&count)
+/// Mean of the `width`-long rows of `rows` (a zero vector for no rows).
+fn mean_rows(rows: &[f32], width: usize) -> Vec<f32> {
+    let mut sum = vec![0f32; width];
+    let n = rows.len() / width.max(1);
+    for r in rows.chunks_exact(width) {
+        sum.iter_mut().zip(r).for_each(|(s, x)| *s += x);
+    }
+    let count = (n as f32).max(1e-9);
+    sum.iter_mut().for_each(|s| *s /= count);
+    sum
 }

@@ -1,0 +1,89 @@
+//! Hidden states of one layer for many inputs, as plain rows: the packed CPU kernels when the
+//! model has them, else candle's padded forward pass.
+
+use rayon::prelude::*;
+
+use crate::batch::scatter;
+use crate::error::{infer_err, NliError, Result};
+use crate::fast::SeqRef;
+use crate::model::{Backbone, TransformerModel};
+use crate::tokenize::Encoded;
+
+impl TransformerModel {
+    /// Whether f32 CPU inference goes through the packed kernels (BERT-layout encoders on the
+    /// CPU; see the crate documentation, "Speed").
+    pub fn uses_packed_cpu(&self) -> bool {
+        matches!(&self.backbone, Backbone::Bert(m) if m.packed().is_some())
+    }
+
+    /// Switches the packed CPU kernels on (the default where available) or off (candle's
+    /// padded forward pass, e.g. to compare the two); returns [`Self::uses_packed_cpu`].
+    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
+        match &mut self.backbone {
+            Backbone::Bert(m) => m.set_packed(on),
+            _ => false,
+        }
+    }
+
+    /// Hidden states of layer `layer` (an index into [`Self::exposed_layers`]) for every
+    /// input, in input order: `ids.len() * hidden` row-major values each. Batches follow the
+    /// batching plan; packed batches run in parallel on rayon's threads.
+    pub(crate) fn layer_rows(&self, encs: &[Encoded], layer: usize) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
+        let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
+        let plan = self.batching.plan(&lengths);
+        let one_segment = self.config.type_vocab_size.unwrap_or(2) < 2;
+        let zeros = vec![0u32; lengths.iter().copied().max().unwrap_or(0)];
+        let batches: Vec<(Vec<usize>, Vec<Vec<f32>>)> = match &self.backbone {
+            Backbone::Bert(m) if m.packed().is_some() => {
+                let packed = m.packed().ok_or_else(|| NliError::Inference {
+                    model: name.clone(),
+                    message: "packed encoder vanished".into(),
+                })?;
+                plan.into_par_iter()
+                    .map(|idx| {
+                        let seqs: Vec<SeqRef<'_>> = idx
+                            .iter()
+                            .map(|&i| SeqRef {
+                                ids: &encs[i].ids,
+                                // A single-segment model (RoBERTa) takes all-zero segment ids.
+                                type_ids: if one_segment {
+                                    &zeros[..encs[i].ids.len()]
+                                } else {
+                                    &encs[i].type_ids
+                                },
+                            })
+                            .collect();
+                        let rows = packed.forward(&seqs, layer).map_err(|message| {
+                            NliError::Inference {
+                                model: name.clone(),
+                                message,
+                            }
+                        })?;
+                        Ok((idx, rows))
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
+            _ => {
+                let e = infer_err(&name);
+                let mut out = Vec::with_capacity(plan.len());
+                for idx in plan {
+                    let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
+                    let (states, _) = self.forward(&batch)?;
+                    let all: Vec<Vec<Vec<f32>>> = states[layer]
+                        .to_dtype(candle_core::DType::F32)
+                        .and_then(|t| t.to_vec3())
+                        .map_err(&e)?;
+                    let rows = all
+                        .into_iter()
+                        .zip(&idx)
+                        .map(|(s, &i)| s.into_iter().take(lengths[i]).flatten().collect())
+                        .collect();
+                    out.push((idx, rows));
+                }
+                out
+            }
+        };
+        Ok(scatter(encs.len(), batches))
+    }
+}
