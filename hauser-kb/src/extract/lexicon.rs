@@ -456,8 +456,10 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
             }
             first
         }
-        // After a subject pronoun, a modal, "to" or a negation a word is a verb when it can be.
-        Some(Tag::SubjPron | Tag::Modal | Tag::Neg) => verb_code.map_or(first, code_tag),
+        // After a subject pronoun, a modal, "to" or a negation a word is a verb when it can be;
+        // so after a relative pronoun, which is the subject of its clause in similes ("a cat
+        // who lives on his own", "eyes which flashed").
+        Some(Tag::SubjPron | Tag::Modal | Tag::Neg | Tag::Rel) => verb_code.map_or(first, code_tag),
         Some(Tag::To) => match verb_code {
             Some(c) if next != Some("of") => code_tag(c),
             _ => first,

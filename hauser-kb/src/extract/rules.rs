@@ -456,11 +456,13 @@ impl<'a> Analysis<'a> {
             return None;
         }
         let mut i = v - 1;
-        // Auxiliaries, modals, negations and adverbs between subject and verb.
+        // Auxiliaries, modals, negations and adverbs between subject and verb, and a quotation
+        // that opens after a relative pronoun ('a people who "looked like ghosts."').
         while matches!(
             self.tags[i],
             Tag::Aux | Tag::Modal | Tag::Neg | Tag::Adv | Tag::Comparative
-        ) {
+        ) || (self.tags[i] == Tag::Quote && i > 0 && self.tags[i - 1] == Tag::Rel)
+        {
             if i == 0 {
                 return None;
             }
@@ -473,7 +475,15 @@ impl<'a> Analysis<'a> {
                     return (i + 1 == v).then_some((i, v + 1));
                 }
                 let k = i - 1;
-                if self.tags[k].is_nominal() && !ABSTRACT_NOUNS.contains(&self.lower(k)) {
+                // The object of a preposition controls nothing: "was coined by Henry Rowe
+                // Schoolcraft to sound like", "disguised by the zoo authorities to look like"
+                // (a purpose clause: the governing verb's subject is the topic).
+                // "for the set to look like": "for" introduces the infinitive's subject.
+                let in_pp = self.tags[k].is_nominal() && {
+                    let (s, _) = self.np_backward(k);
+                    s > 0 && self.tags[s - 1] == Tag::Prep && self.lower(s - 1) != "for"
+                };
+                if self.tags[k].is_nominal() && !in_pp && !ABSTRACT_NOUNS.contains(&self.lower(k)) {
                     // "making the lame man to leap": the controller is the topic.
                     Some(self.np_backward(k))
                 } else {
@@ -541,7 +551,7 @@ impl<'a> Analysis<'a> {
         if self.tags[k] == Tag::Adv {
             k = k.checked_sub(1)?;
         }
-        self.tags[k].is_nominal().then(|| self.head_np(k))
+        self.tags[k].is_nominal().then(|| self.np_backward(k))
     }
 
     /// The noun phrase ending at `end`; when it is the object of a preposition attached to a

@@ -247,6 +247,31 @@ fn like_adjectives_ellipsis_lists_and_it() {
 }
 
 #[test]
+fn relative_clauses_and_purpose_infinitives() {
+    let topic = |s: &str| triples(s, None)[0][0].clone().unwrap();
+    // After a relative pronoun, the verb reading; the antecedent is the nearest noun phrase.
+    assert_eq!(
+        topic("It is a strip about an anthropomorphic cat who lives on his own like a human."),
+        "an anthropomorphic cat"
+    );
+    assert_eq!(
+        topic("The city held a people who \"looked like ghosts.\""),
+        "a people"
+    );
+    // The object of a preposition controls no infinitive, except after "for".
+    assert_eq!(
+        topic(
+            "The name was coined by Henry Rowe Schoolcraft to sound like a Native American word."
+        ),
+        "The name"
+    );
+    assert_eq!(
+        topic("Geoffrey Darby gave the direction for the set to look like a natatorium."),
+        "the set"
+    );
+}
+
+#[test]
 fn several_similes_none_and_other_comparators() {
     assert_eq!(
         triples(
