@@ -10,7 +10,7 @@ use candle_nn::{
 };
 
 use crate::config::ModelConfig;
-use crate::fast::{Act, PackedEncoder, PackedLayer};
+use crate::fast::{EncoderModules, LayerModules};
 
 /// Maps a transformers activation name to candle's.
 pub(crate) fn activation(name: Option<&str>) -> Activation {
@@ -44,9 +44,6 @@ pub(crate) struct BertEncoder {
     act: Activation,
     /// RoBERTa numbers positions from `padding_idx + 1`; BERT from 0.
     roberta_pad: Option<u32>,
-    /// The packed CPU copy of the weights (f32 on the CPU only), and whether to use it.
-    packed: Option<Box<PackedEncoder>>,
-    use_packed: bool,
 }
 
 impl BertEncoder {
@@ -85,7 +82,7 @@ impl BertEncoder {
                 cfg.num_attention_heads
             );
         }
-        let mut enc = Self {
+        Ok(Self {
             word,
             position,
             token_type,
@@ -94,24 +91,7 @@ impl BertEncoder {
             heads: cfg.num_attention_heads,
             act: activation(cfg.hidden_act.as_deref()),
             roberta_pad: roberta.then_some(cfg.pad_token_id.unwrap_or(1)),
-            packed: None,
-            use_packed: true,
-        };
-        if vb.device().is_cpu() && vb.dtype() == DType::F32 {
-            enc.packed = enc.to_packed()?.map(Box::new);
-        }
-        Ok(enc)
-    }
-
-    /// The packed CPU encoder, when it exists and is switched on.
-    pub(crate) fn packed(&self) -> Option<&PackedEncoder> {
-        self.packed.as_deref().filter(|_| self.use_packed)
-    }
-
-    /// Switches the packed CPU path on or off; returns whether it is now in use.
-    pub(crate) fn set_packed(&mut self, on: bool) -> bool {
-        self.use_packed = on;
-        self.packed().is_some()
+        })
     }
 
     /// Number of positions taken before the first token (RoBERTa: padding index + 1).
@@ -159,102 +139,32 @@ impl BertEncoder {
     }
 }
 
-/// Row-major f32 values of a tensor.
-fn values(t: &Tensor) -> Result<Vec<f32>> {
-    t.to_dtype(DType::F32)?.flatten_all()?.to_vec1()
-}
-
-/// A linear layer's weight as `[in, out]` (transposed from PyTorch's `[out, in]`).
-fn input_major(l: &Linear) -> Result<Tensor> {
-    l.weight().t()?.contiguous()
-}
-
-fn bias(l: &Linear) -> Result<Vec<f32>> {
-    match l.bias() {
-        Some(b) => values(b),
-        None => Ok(vec![0.0; l.weight().dim(0)?]),
-    }
-}
-
-fn norm(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
-    let g = values(n.weight())?;
-    let b = match n.bias() {
-        Some(b) => values(b)?,
-        None => vec![0.0; g.len()],
-    };
-    Ok((g, b, n.eps() as f32))
-}
-
 impl BertEncoder {
-    /// The same weights for the packed CPU path, or `None` for an activation it lacks.
-    fn to_packed(&self) -> Result<Option<PackedEncoder>> {
-        let act = match self.act {
-            Activation::Gelu => Act::Gelu,
-            Activation::NewGelu | Activation::GeluPytorchTanh => Act::GeluTanh,
-            Activation::Relu => Act::Relu,
-            Activation::Silu => Act::Silu,
-            _ => return Ok(None),
-        };
-        let (emb_g, emb_b, emb_eps) = norm(&self.norm)?;
-        let mut eps = emb_eps;
-        let layers = self
-            .layers
-            .iter()
-            .map(|l| {
-                let qkv = Tensor::cat(
-                    &[
-                        input_major(&l.query)?,
-                        input_major(&l.key)?,
-                        input_major(&l.value)?,
-                    ],
-                    1,
-                )?;
-                let qkv_b = [bias(&l.query)?, bias(&l.key)?, bias(&l.value)?].concat();
-                let (ln1_g, ln1_b, e1) = norm(&l.attn_norm)?;
-                let (ln2_g, ln2_b, _) = norm(&l.out_norm)?;
-                eps = e1;
-                Ok(PackedLayer {
-                    qkv_w: values(&qkv)?,
-                    qkv_b,
-                    out_w: values(&input_major(&l.attn_out)?)?,
-                    out_b: bias(&l.attn_out)?,
-                    ln1_g,
-                    ln1_b,
-                    inter_w: values(&input_major(&l.intermediate)?)?,
-                    inter_b: bias(&l.intermediate)?,
-                    ffn_w: values(&input_major(&l.output)?)?,
-                    ffn_b: bias(&l.output)?,
-                    ln2_g,
-                    ln2_b,
+    /// The modules the packed CPU path copies its weights from.
+    pub(crate) fn modules(&self) -> EncoderModules<'_> {
+        EncoderModules {
+            word: &self.word,
+            position: &self.position,
+            token_type: self.token_type.as_ref(),
+            norm: &self.norm,
+            layers: self
+                .layers
+                .iter()
+                .map(|l| LayerModules {
+                    query: &l.query,
+                    key: &l.key,
+                    value: &l.value,
+                    attn_out: &l.attn_out,
+                    attn_norm: &l.attn_norm,
+                    intermediate: &l.intermediate,
+                    output: &l.output,
+                    out_norm: &l.out_norm,
                 })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let hidden = self.word.embeddings().dim(1)?;
-        let inter = self
-            .layers
-            .first()
-            .map(|l| l.intermediate.weight().dim(0))
-            .transpose()?
-            .unwrap_or(4 * hidden);
-        Ok(Some(PackedEncoder {
-            hidden,
+                .collect(),
             heads: self.heads,
-            inter,
-            act,
-            emb_eps,
-            eps,
-            word: values(self.word.embeddings())?,
-            position: values(self.position.embeddings())?,
-            token_type: self
-                .token_type
-                .as_ref()
-                .map(|t| values(t.embeddings()))
-                .transpose()?,
-            emb_g,
-            emb_b,
-            layers,
+            act: self.act,
             position_offset: self.position_offset(),
-        }))
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use candle_nn::{
 
 use crate::bert::{activation, additive_mask, attention};
 use crate::config::ModelConfig;
+use crate::fast::{EncoderModules, LayerModules};
 
 /// transformers hard-codes this epsilon for every DistilBERT layer norm.
 const EPS: f64 = 1e-12;
@@ -104,5 +105,35 @@ impl DistilBertEncoder {
             states.push(x.clone());
         }
         Ok(states)
+    }
+}
+
+impl DistilBertEncoder {
+    /// The modules the packed CPU path copies its weights from (DistilBERT has BERT's layer
+    /// layout without segment embeddings).
+    pub(crate) fn modules(&self) -> EncoderModules<'_> {
+        EncoderModules {
+            word: &self.word,
+            position: &self.position,
+            token_type: None,
+            norm: &self.norm,
+            layers: self
+                .blocks
+                .iter()
+                .map(|b| LayerModules {
+                    query: &b.q,
+                    key: &b.k,
+                    value: &b.v,
+                    attn_out: &b.out,
+                    attn_norm: &b.sa_norm,
+                    intermediate: &b.lin1,
+                    output: &b.lin2,
+                    out_norm: &b.out_norm,
+                })
+                .collect(),
+            heads: self.heads,
+            act: self.act,
+            position_offset: 0,
+        }
     }
 }

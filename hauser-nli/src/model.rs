@@ -13,6 +13,7 @@ use crate::deberta::DebertaEncoder;
 use crate::device::{DeviceSpec, Precision};
 use crate::distilbert::DistilBertEncoder;
 use crate::error::{infer_err, NliError, Result};
+use crate::fast::{pack, PackedEncoder};
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
 
@@ -75,6 +76,10 @@ pub struct TransformerModel {
     pub(crate) device: Device,
     pub(crate) batching: Batching,
     pub(crate) weights: PathBuf,
+    /// A plain-buffer copy of the weights for the packed CPU kernels (f32 on the CPU, BERT
+    /// layout), and whether to use it.
+    pub(crate) packed: Option<Box<PackedEncoder>>,
+    pub(crate) use_packed: bool,
 }
 
 impl std::fmt::Debug for TransformerModel {
@@ -156,6 +161,17 @@ impl TransformerModel {
             max_len = max_len.min(n);
         }
         let text = TextEncoder::load(source, mt, max_len)?;
+        let packed = if device.is_cpu() && dtype == DType::F32 {
+            match &backbone {
+                Backbone::Bert(m) => pack(&m.modules()),
+                Backbone::DistilBert(m) => pack(&m.modules()),
+                Backbone::Deberta(_) => Ok(None),
+            }
+            .map_err(werr)?
+            .map(Box::new)
+        } else {
+            None
+        };
         Ok((
             Self {
                 source: source.clone(),
@@ -166,6 +182,8 @@ impl TransformerModel {
                 device,
                 batching: opts.batching,
                 weights,
+                packed,
+                use_packed: true,
             },
             vb,
         ))

@@ -5,24 +5,26 @@ use rayon::prelude::*;
 
 use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
-use crate::fast::SeqRef;
-use crate::model::{Backbone, TransformerModel};
+use crate::fast::{PackedEncoder, SeqRef};
+use crate::model::TransformerModel;
 use crate::tokenize::Encoded;
 
 impl TransformerModel {
-    /// Whether f32 CPU inference goes through the packed kernels (BERT-layout encoders on the
-    /// CPU; see the crate documentation, "Speed").
+    /// Whether f32 CPU inference goes through the packed kernels (BERT-layout encoders, i.e. the
+    /// BERT family and DistilBERT, on the CPU; see the crate documentation, "Speed").
     pub fn uses_packed_cpu(&self) -> bool {
-        matches!(&self.backbone, Backbone::Bert(m) if m.packed().is_some())
+        self.packed_encoder().is_some()
+    }
+
+    pub(crate) fn packed_encoder(&self) -> Option<&PackedEncoder> {
+        self.packed.as_deref().filter(|_| self.use_packed)
     }
 
     /// Switches the packed CPU kernels on (the default where available) or off (candle's
     /// padded forward pass, e.g. to compare the two); returns [`Self::uses_packed_cpu`].
     pub fn set_packed_cpu(&mut self, on: bool) -> bool {
-        match &mut self.backbone {
-            Backbone::Bert(m) => m.set_packed(on),
-            _ => false,
-        }
+        self.use_packed = on;
+        self.uses_packed_cpu()
     }
 
     /// Hidden states of layer `layer` (an index into [`Self::exposed_layers`]) for every
@@ -34,12 +36,8 @@ impl TransformerModel {
         let plan = self.batching.plan(&lengths);
         let one_segment = self.config.type_vocab_size.unwrap_or(2) < 2;
         let zeros = vec![0u32; lengths.iter().copied().max().unwrap_or(0)];
-        let batches: Vec<(Vec<usize>, Vec<Vec<f32>>)> = match &self.backbone {
-            Backbone::Bert(m) if m.packed().is_some() => {
-                let packed = m.packed().ok_or_else(|| NliError::Inference {
-                    model: name.clone(),
-                    message: "packed encoder vanished".into(),
-                })?;
+        let batches: Vec<(Vec<usize>, Vec<Vec<f32>>)> = match self.packed_encoder() {
+            Some(packed) => {
                 plan.into_par_iter()
                     .map(|idx| {
                         let seqs: Vec<SeqRef<'_>> = idx
@@ -64,7 +62,7 @@ impl TransformerModel {
                     })
                     .collect::<Result<Vec<_>>>()?
             }
-            _ => {
+            None => {
                 let e = infer_err(&name);
                 let mut out = Vec::with_capacity(plan.len());
                 for idx in plan {

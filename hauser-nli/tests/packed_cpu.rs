@@ -66,7 +66,7 @@ fn compare_every_layer(source: &ModelSource, label: &str) {
 
 #[test]
 fn packed_hidden_states_match_candle_on_tiny_models() {
-    for arch in ["bert", "roberta", "xlm-roberta"] {
+    for arch in ["bert", "roberta", "xlm-roberta", "distilbert"] {
         compare_every_layer(&source(arch), arch);
     }
 }
@@ -81,7 +81,7 @@ fn packed_hidden_states_match_candle_on_minilm() {
 fn packed_classifier_logits_match_candle() {
     let inputs: Vec<(&str, Option<&str>)> =
         SENTENCES.iter().map(|s| (*s, Some("a pair"))).collect();
-    for arch in ["bert", "roberta", "xlm-roberta"] {
+    for arch in ["bert", "roberta", "xlm-roberta", "distilbert"] {
         let mut c = SequenceClassifier::load(&source(arch), &opts(4)).unwrap();
         let packed = c.predict(&inputs).unwrap();
         assert!(!c.model_mut().set_packed_cpu(false));
@@ -110,4 +110,10 @@ fn results_do_not_depend_on_the_thread_count() {
     for (i, v) in one.iter().enumerate() {
         assert_eq!(v, &one[i % SENTENCES.len()], "input {i}");
     }
+}
+
+#[test]
+fn deberta_stays_on_candle() {
+    let e = Embedder::load(&source("deberta-v2"), &opts(2)).unwrap();
+    assert!(!e.model().uses_packed_cpu());
 }

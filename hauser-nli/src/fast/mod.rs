@@ -12,6 +12,7 @@
 mod encoder;
 mod gemm;
 mod math;
+mod pack;
 
-pub(crate) use encoder::{PackedEncoder, PackedLayer, SeqRef};
-pub(crate) use math::Act;
+pub(crate) use encoder::{PackedEncoder, SeqRef};
+pub(crate) use pack::{pack, EncoderModules, LayerModules};
