@@ -470,8 +470,8 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
             .copied()
             .find(|c| matches!(c, b'E' | b'G'))
             .map_or(first, code_tag),
-        Some(Tag::Noun | Tag::Proper | Tag::Rel) => {
-            // A noun followed by a finite verb reading: "the sky parted", "eyes which flashed".
+        Some(Tag::Noun | Tag::Proper) => {
+            // A noun followed by a finite verb reading: "the sky parted".
             if let Some(c) = bytes
                 .iter()
                 .copied()
@@ -487,8 +487,7 @@ fn choose(codes: &str, prev: Option<Tag>, next: Option<&str>) -> Tag {
             }
             // A noun reading closing a compound before punctuation: "a life-support monitor.",
             // "a poker player's tell:".
-            if prev != Some(Tag::Rel)
-                && bytes.contains(&b'N')
+            if bytes.contains(&b'N')
                 && next.is_none_or(|n| {
                     matches!(
                         punct_tag(n),
