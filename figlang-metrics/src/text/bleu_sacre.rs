@@ -3,6 +3,8 @@
 //! lowercasing, effective order. Scores are on sacreBLEU's 0-100 scale.
 
 use super::ngram::FxMap as HashMap;
+use super::ngram_table::{Interner, KeyTable};
+use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -10,7 +12,7 @@ use hauser_core::Signature;
 
 use super::error::MetricError;
 use super::score::MetricScore;
-use super::tokenize::{py_split, SacreTokenizer};
+use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -94,6 +96,14 @@ pub struct BleuStats {
 }
 
 impl BleuStats {
+    fn zeros(max_n: usize) -> Self {
+        Self {
+            correct: vec![0; max_n],
+            total: vec![0; max_n],
+            ..Default::default()
+        }
+    }
+
     fn add(&mut self, o: &BleuStats) {
         self.sys_len += o.sys_len;
         self.ref_len += o.ref_len;
@@ -116,6 +126,35 @@ fn all_ngrams<'a, 'b>(tokens: &'b [&'a str], max_n: usize) -> NgramCounts<'a, 'b
         }
     }
     m
+}
+
+/// Highest order the fast path packs into a `u64` (16 bits per token id).
+const FAST_MAX_ORDER: usize = 4;
+
+/// Per-thread buffers of the fast segment statistics, reused across segments.
+#[derive(Debug, Default)]
+struct BleuScratch {
+    tok: Scratch13a,
+    /// Tokens of all references, then the hypothesis, each followed by a space.
+    text: String,
+    spans: Vec<(u32, u32)>,
+    /// Token index where each side (references, then hypothesis) ends.
+    side_ends: Vec<usize>,
+    interner: Interner,
+    /// Interned token id + 1 per token.
+    ids: Vec<u32>,
+    table: KeyTable<u64>,
+    /// Per distinct n-gram: order - 1, hypothesis count, current reference count, maximum
+    /// reference count.
+    order: Vec<u8>,
+    hyp: Vec<u32>,
+    cur: Vec<u32>,
+    rmax: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<BleuScratch> = RefCell::new(BleuScratch::default());
+    static SIGNATURE: RefCell<Option<(SacreBleu, usize, Signature)>> = const { RefCell::new(None) };
 }
 
 fn my_log(x: f64) -> f64 {
@@ -158,6 +197,136 @@ impl SacreBleu {
 
     /// Statistics of one hypothesis against its references.
     pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> BleuStats {
+        let mut st = BleuStats::zeros(self.max_ngram_order);
+        self.accumulate(hyp, refs, &mut st);
+        st
+    }
+
+    /// Adds the statistics of one segment to `acc`.
+    fn accumulate<R: AsRef<str>>(&self, hyp: &str, refs: &[R], acc: &mut BleuStats) {
+        let n = self.max_ngram_order;
+        let done = (1..=FAST_MAX_ORDER).contains(&n)
+            && SCRATCH.with_borrow_mut(|sc| self.accumulate_fast(sc, hyp, refs, acc));
+        if !done {
+            acc.add(&self.segment_stats_reference(hyp, refs));
+        }
+    }
+
+    fn push_side(&self, sc: &mut BleuScratch, s: &str) {
+        let lower;
+        let s = if self.lowercase {
+            lower = s.to_lowercase();
+            lower.as_str()
+        } else {
+            s
+        };
+        let s = s.trim_end_matches(is_py_space);
+        self.tokenizer
+            .tokens_into(s, &mut sc.tok, &mut sc.text, &mut sc.spans);
+        sc.side_ends.push(sc.spans.len());
+    }
+
+    /// [`Self::segment_stats_reference`] without allocation: tokens interned to small ids,
+    /// n-grams packed into `u64` keys of one reusable table. `false` (nothing added) when a
+    /// segment has too many distinct tokens for 16-bit ids.
+    fn accumulate_fast<R: AsRef<str>>(
+        &self,
+        sc: &mut BleuScratch,
+        hyp: &str,
+        refs: &[R],
+        acc: &mut BleuStats,
+    ) -> bool {
+        let max_n = self.max_ngram_order;
+        sc.text.clear();
+        sc.spans.clear();
+        sc.side_ends.clear();
+        for r in refs {
+            self.push_side(sc, r.as_ref());
+        }
+        self.push_side(sc, hyp);
+        let BleuScratch {
+            text,
+            spans,
+            side_ends,
+            interner,
+            ids,
+            table,
+            order,
+            hyp: hyp_c,
+            cur,
+            rmax,
+            ..
+        } = sc;
+        interner.reset(spans.len());
+        ids.clear();
+        ids.extend(
+            spans
+                .iter()
+                .map(|&(a, b)| interner.intern(text.as_bytes(), a, b) + 1),
+        );
+        if interner.len() >= 0xFFFF {
+            return false;
+        }
+        table.reset(spans.len() * max_n);
+        order.clear();
+        hyp_c.clear();
+        cur.clear();
+        rmax.clear();
+        let hyp_len = side_ends
+            .len()
+            .checked_sub(2)
+            .map_or(ids.len(), |k| ids.len() - side_ends[k]);
+        let mut closest: Option<(usize, usize)> = None;
+        let mut start = 0;
+        for (k, &end) in side_ends.iter().enumerate() {
+            let toks = &ids[start..end];
+            let is_hyp = k + 1 == side_ends.len();
+            for i in 0..toks.len() {
+                let mut key = 0u64;
+                for (n, &t) in toks[i..].iter().take(max_n).enumerate() {
+                    key = (key << 16) | u64::from(t);
+                    let (id, new) = table.id(key);
+                    if new {
+                        order.push(n as u8);
+                        hyp_c.push(0);
+                        cur.push(0);
+                        rmax.push(0);
+                    }
+                    if is_hyp {
+                        hyp_c[id] += 1;
+                    } else {
+                        cur[id] += 1;
+                    }
+                }
+            }
+            if !is_hyp {
+                for (m, c) in rmax.iter_mut().zip(cur.iter_mut()) {
+                    *m = (*m).max(*c);
+                    *c = 0;
+                }
+                let l = toks.len();
+                let d = l.abs_diff(hyp_len);
+                closest = match closest {
+                    Some((cd, cl)) if d > cd || (d == cd && l >= cl) => Some((cd, cl)),
+                    _ => Some((d, l)),
+                };
+            }
+            start = end;
+        }
+        acc.sys_len += hyp_len;
+        acc.ref_len += closest.map_or(0, |c| c.1);
+        for ((&o, &h), &r) in order.iter().zip(hyp_c.iter()).zip(rmax.iter()) {
+            acc.correct[usize::from(o)] += h.min(r) as usize;
+        }
+        for (n, t) in acc.total.iter_mut().enumerate() {
+            *t += hyp_len.saturating_sub(n);
+        }
+        true
+    }
+
+    /// The straightforward statistics (one hash map of borrowed token slices): used where the
+    /// fast path's packing does not apply, and as its oracle in tests.
+    fn segment_stats_reference<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> BleuStats {
         let max_n = self.max_ngram_order;
         let ref_strs: Vec<String> = refs.iter().map(|r| self.preprocess(r.as_ref())).collect();
         let ref_toks: Vec<Vec<&str>> = ref_strs.iter().map(|r| py_split(r).collect()).collect();
@@ -270,8 +439,22 @@ impl SacreBleu {
         let st = self.segment_stats(hyp, refs);
         Ok(MetricScore::new(
             self.score_from_stats(&st),
-            self.signature(refs.len()),
+            self.sentence_signature(refs.len()),
         ))
+    }
+
+    /// [`SacreBleu::signature`], built once per thread and setting and cloned afterwards
+    /// (sentence scores of a corpus share it; formatting it per sentence would cost as much as
+    /// scoring).
+    fn sentence_signature(&self, nrefs: usize) -> Signature {
+        SIGNATURE.with_borrow_mut(|c| match c {
+            Some((k, n, sig)) if k == self && *n == nrefs => sig.clone(),
+            _ => {
+                let sig = self.signature(nrefs);
+                *c = Some((self.clone(), nrefs, sig.clone()));
+                sig
+            }
+        })
     }
 
     /// sacreBLEU `corpus_score(hyps, refs)`; `refs[i]` holds the references of `hyps[i]`
@@ -294,22 +477,71 @@ impl SacreBleu {
                 ),
             ));
         }
-        let mut total = BleuStats {
-            correct: vec![0; self.max_ngram_order],
-            total: vec![0; self.max_ngram_order],
-            ..Default::default()
-        };
+        let mut total = BleuStats::zeros(self.max_ngram_order);
         let mut nrefs = 0;
         for (h, r) in hyps.iter().zip(refs) {
             if r.is_empty() {
                 return Err(MetricError::input("bleu", "a hypothesis has no reference"));
             }
             nrefs = nrefs.max(r.len());
-            total.add(&self.segment_stats(h.as_ref(), r));
+            self.accumulate(h.as_ref(), r, &mut total);
         }
         Ok(MetricScore::new(
             self.score_from_stats(&total),
             self.signature(nrefs),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TEXT: &str = "([a-c A-C.,!'\"0-9\\-&<>é日😀\u{a0}\t]|ab|the |cat ){0,30}";
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The packed-table statistics equal the hash-map ones on every setting.
+        #[test]
+        fn fast_stats_equal_reference(
+            hyp in TEXT,
+            refs in proptest::collection::vec(TEXT, 0..4),
+            tok in 0usize..3,
+            lowercase in any::<bool>(),
+            max_n in 1usize..=4,
+        ) {
+            let cfg = SacreBleu {
+                tokenizer: [SacreTokenizer::T13a, SacreTokenizer::Intl, SacreTokenizer::None][tok],
+                lowercase,
+                max_ngram_order: max_n,
+                ..SacreBleu::default()
+            };
+            prop_assert_eq!(cfg.segment_stats(&hyp, &refs), cfg.segment_stats_reference(&hyp, &refs));
+        }
+    }
+
+    #[test]
+    fn fallback_orders_and_corpus_sum() {
+        let hyps = ["the cat sat on the mat .", "a b c d e f", ""];
+        let refs = [
+            vec!["the cat is on the mat ."],
+            vec!["a b c d e f g", "b c d"],
+            vec!["x"],
+        ];
+        for max_n in [1, 4, 5, 7] {
+            let cfg = SacreBleu {
+                max_ngram_order: max_n,
+                ..SacreBleu::default()
+            };
+            let mut sum = BleuStats::zeros(max_n);
+            for (h, r) in hyps.iter().zip(&refs) {
+                let st = cfg.segment_stats(h, r);
+                assert_eq!(st, cfg.segment_stats_reference(h, r));
+                sum.add(&st);
+            }
+            let want = cfg.score_from_stats(&sum);
+            assert_eq!(cfg.corpus(&hyps, &refs).expect("corpus").score, want);
+        }
     }
 }

@@ -8,12 +8,14 @@
 //! [`Chrf::sentence_unit`] the 0-1 value.
 
 use super::ngram::FxMap as HashMap;
+use super::ngram_table::KeyTable;
+use std::cell::RefCell;
 
 use hauser_core::Signature;
 
 use super::error::MetricError;
 use super::score::MetricScore;
-use super::tokenize::py_split;
+use super::tokenize::{is_py_space, py_split};
 
 /// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +46,27 @@ impl Default for Chrf {
             eps_smoothing: false,
         }
     }
+}
+
+/// Highest character order the fast path packs into a `u128` (21 bits per character).
+const FAST_MAX_CHAR_ORDER: usize = 6;
+
+/// Per-thread buffers of the fast character statistics, reused across segments.
+#[derive(Debug, Default)]
+struct ChrfScratch {
+    /// Characters (code point + 1) of the hypothesis and of the current reference.
+    hyp: Vec<u32>,
+    refc: Vec<u32>,
+    table: KeyTable<u128>,
+    /// Per distinct character n-gram: order - 1 and the hypothesis and reference counts.
+    order: Vec<u8>,
+    counts: Vec<[u32; 2]>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<ChrfScratch> = RefCell::new(ChrfScratch::default());
+    static SIGNATURE: RefCell<Option<(Chrf, usize, &'static str, Signature)>> =
+        const { RefCell::new(None) };
 }
 
 const PUNCTS: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
@@ -164,15 +187,20 @@ impl Chrf {
         let chars = (1..=self.char_order)
             .map(|n| count(p.chars.windows(n)))
             .collect();
-        let words = if self.word_order > 0 {
-            let ws = Self::words(&p.text);
-            (1..=self.word_order)
-                .map(|n| count(ws.windows(n).map(<[&str]>::to_vec)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ngrams { chars, words }
+        Ngrams {
+            chars,
+            words: self.word_ngrams(p),
+        }
+    }
+
+    fn word_ngrams<'a>(&self, p: &'a Prepared) -> Vec<HashMap<Vec<&'a str>, usize>> {
+        if self.word_order == 0 {
+            return Vec::new();
+        }
+        let ws = Self::words(&p.text);
+        (1..=self.word_order)
+            .map(|n| count(ws.windows(n).map(<[&str]>::to_vec)))
+            .collect()
     }
 
     fn match_stats(h: &Ngrams<'_>, r: &Ngrams<'_>) -> Vec<usize> {
@@ -237,6 +265,101 @@ impl Chrf {
 
     /// Statistics of one hypothesis against its best reference (highest F-score, first on ties).
     pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> Vec<usize> {
+        if !(1..=FAST_MAX_CHAR_ORDER).contains(&self.char_order) {
+            return self.segment_stats_reference(hyp, refs);
+        }
+        SCRATCH.with_borrow_mut(|sc| self.segment_stats_fast(sc, hyp, refs))
+    }
+
+    /// The characters (code point + 1) that enter character n-grams.
+    fn load_chars(&self, s: &str, out: &mut Vec<u32>) {
+        out.clear();
+        let lower;
+        let s = if self.lowercase {
+            lower = s.to_lowercase();
+            lower.as_str()
+        } else {
+            s
+        };
+        let keep = |c: &char| self.whitespace || !is_py_space(*c);
+        out.extend(s.chars().filter(keep).map(|c| u32::from(c) + 1));
+    }
+
+    /// [`Self::segment_stats_reference`] with character n-grams packed into `u128` keys of one
+    /// reusable table (word n-grams of chrF++ still go through hash maps).
+    fn segment_stats_fast<R: AsRef<str>>(
+        &self,
+        sc: &mut ChrfScratch,
+        hyp: &str,
+        refs: &[R],
+    ) -> Vec<usize> {
+        self.load_chars(hyp, &mut sc.hyp);
+        let hyp_words = (self.word_order > 0).then(|| self.prepare_segment(hyp));
+        let hyp_word_ngrams = hyp_words.as_ref().map(|p| self.word_ngrams(p));
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_f = -1.0;
+        for r in refs {
+            let r = r.as_ref();
+            self.load_chars(r, &mut sc.refc);
+            let mut st = Vec::with_capacity(3 * (self.char_order + self.word_order));
+            self.char_stats(sc, &mut st);
+            if let Some(hw) = &hyp_word_ngrams {
+                let rp = self.prepare_segment(r);
+                for (a, b) in hw.iter().zip(&self.word_ngrams(&rp)) {
+                    match_counts(a, b, &mut st);
+                }
+            }
+            let f = self.score_from_stats(&st);
+            if f > best_f {
+                best_f = f;
+                best = st;
+            }
+        }
+        best
+    }
+
+    /// `[hyp, ref, match]` per character order for `sc.hyp` against `sc.refc`.
+    fn char_stats(&self, sc: &mut ChrfScratch, out: &mut Vec<usize>) {
+        let max_n = self.char_order;
+        let ChrfScratch {
+            hyp,
+            refc,
+            table,
+            order,
+            counts,
+        } = sc;
+        table.reset(max_n * (hyp.len() + refc.len()));
+        order.clear();
+        counts.clear();
+        for (side, chars) in [(0, &*hyp), (1, &*refc)] {
+            for i in 0..chars.len() {
+                let mut key = 0u128;
+                for (n, &c) in chars[i..].iter().take(max_n).enumerate() {
+                    key = (key << 21) | u128::from(c);
+                    let (id, new) = table.id(key);
+                    if new {
+                        order.push(n as u8);
+                        counts.push([0, 0]);
+                    }
+                    counts[id][side] += 1;
+                }
+            }
+        }
+        let mut matches = [0usize; FAST_MAX_CHAR_ORDER];
+        for (&o, &[h, r]) in order.iter().zip(counts.iter()) {
+            matches[usize::from(o)] += h.min(r) as usize;
+        }
+        for (n, &m) in matches.iter().enumerate().take(max_n) {
+            let hyp_count = hyp.len().saturating_sub(n);
+            let ref_count = refc.len().saturating_sub(n);
+            // sacreBLEU counts no hypothesis n-grams of an order the reference lacks.
+            out.extend([if ref_count == 0 { 0 } else { hyp_count }, ref_count, m]);
+        }
+    }
+
+    /// The straightforward statistics (hash maps of borrowed n-grams per order): used where the
+    /// fast path's packing does not apply, and as its oracle in tests.
+    fn segment_stats_reference<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> Vec<usize> {
         let hp = self.prepare_segment(hyp);
         let h = self.ngrams(&hp);
         let mut best: Vec<usize> = Vec::new();
@@ -275,8 +398,21 @@ impl Chrf {
         let st = self.segment_stats(hyp, refs);
         Ok(MetricScore::new(
             self.score_from_stats(&st),
-            self.signature(refs.len(), "0-100"),
+            self.sentence_signature(refs.len(), "0-100"),
         ))
+    }
+
+    /// [`Chrf::signature`], built once per thread and setting and cloned afterwards (sentence
+    /// scores of a corpus share it; formatting it per sentence would cost as much as scoring).
+    fn sentence_signature(&self, nrefs: usize, scale: &'static str) -> Signature {
+        SIGNATURE.with_borrow_mut(|c| match c {
+            Some((k, n, sc, sig)) if k == self && *n == nrefs && *sc == scale => sig.clone(),
+            _ => {
+                let sig = self.signature(nrefs, scale);
+                *c = Some((self.clone(), nrefs, scale, sig.clone()));
+                sig
+            }
+        })
     }
 
     /// Sentence chrF on the 0-1 scale of sacreBLEU 1.x `sentence_chrf`.
@@ -288,10 +424,13 @@ impl Chrf {
         hyp: &str,
         refs: &[R],
     ) -> Result<MetricScore, MetricError> {
-        let s = self.sentence(hyp, refs)?;
+        if refs.is_empty() {
+            return Err(MetricError::input("chrf", "no reference"));
+        }
+        let st = self.segment_stats(hyp, refs);
         Ok(MetricScore::new(
-            s.score / 100.0,
-            self.signature(refs.len(), "0-1"),
+            self.score_from_stats(&st) / 100.0,
+            self.sentence_signature(refs.len(), "0-1"),
         ))
     }
 
@@ -329,5 +468,41 @@ impl Chrf {
             self.score_from_stats(&total),
             self.signature(nrefs, "0-100"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TEXT: &str = "([a-c A-C.,!'\"0-9\\-é日😀\u{a0}\t]|ab|the |cat ){0,30}";
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The packed-table statistics equal the hash-map ones on every setting.
+        #[test]
+        fn fast_stats_equal_reference(
+            hyp in TEXT,
+            refs in proptest::collection::vec(TEXT, 0..4),
+            char_order in 1usize..=6,
+            word_order in 0usize..=2,
+            lowercase in any::<bool>(),
+            whitespace in any::<bool>(),
+        ) {
+            let cfg = Chrf { char_order, word_order, lowercase, whitespace, ..Chrf::default() };
+            prop_assert_eq!(cfg.segment_stats(&hyp, &refs), cfg.segment_stats_reference(&hyp, &refs));
+        }
+    }
+
+    #[test]
+    fn long_orders_fall_back() {
+        let cfg = Chrf {
+            char_order: 8,
+            ..Chrf::default()
+        };
+        let st = cfg.segment_stats("abcdefghij", &["abcdefghxy"]);
+        assert_eq!(st.len(), 24);
+        assert_eq!(&st[21..], &[3, 3, 1]);
     }
 }

@@ -17,6 +17,7 @@ pub mod diversity;
 pub mod error;
 pub mod meteor;
 pub mod ngram;
+mod ngram_table;
 pub mod porter;
 pub mod punkt;
 pub mod rouge;

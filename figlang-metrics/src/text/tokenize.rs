@@ -86,8 +86,18 @@ impl NltkTokenizer {
 
 /// Python's `str.split()`: splits on Unicode whitespace, dropping empty pieces.
 pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
-    s.split(hauser_core::tokenize::is_python_space)
-        .filter(|t| !t.is_empty())
+    s.split(is_py_space).filter(|t| !t.is_empty())
+}
+
+/// [`hauser_core::tokenize::is_python_space`] with an inlined ASCII test (ASCII whitespace for
+/// Python's `str.split` is `\t`-`\r`, `\x1c`-`\x1f` and the space).
+#[inline]
+pub(crate) fn is_py_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t'..='\r' | '\x1c'..='\x1f')
+    } else {
+        hauser_core::tokenize::is_python_space(c)
+    }
 }
 
 /// sacreBLEU's tokenizers for BLEU.
@@ -139,47 +149,127 @@ fn sub(p: &str, rep: &'static str) -> Sub {
     }
 }
 
-/// sacreBLEU's `TokenizerRegexp` rules, as hand-written scans (same non-overlapping
-/// left-to-right semantics as the four `re.sub` calls, several times faster):
+/// Reusable buffers of the 13a tokenizer.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch13a {
+    a: Vec<u8>,
+    b: Vec<u8>,
+}
+
+#[inline]
+fn is_13a_punct(c: u8) -> bool {
+    matches!(c, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+}
+
+#[inline]
+fn is_period_comma(c: u8) -> bool {
+    c == b'.' || c == b','
+}
+
+/// One left-to-right, non-overlapping pass of a two-character `re.sub`: where `hit(x, y)`,
+/// `emit` writes the replacement and the scan resumes after `y`. Every hit has a byte with
+/// `trigger` at offset `k` (0: `x`, 1: `y`), so the stretch before the next trigger, where no
+/// hit can start, is copied in one piece.
+#[inline]
+fn pair_pass(
+    src: &[u8],
+    dst: &mut Vec<u8>,
+    k: usize,
+    trigger: impl Fn(u8) -> bool,
+    hit: impl Fn(u8, u8) -> bool,
+    emit: impl Fn(&mut Vec<u8>, u8, u8),
+) {
+    dst.clear();
+    let mut i = 0;
+    while i < src.len() {
+        let Some(pos) = src
+            .get(i + k..)
+            .and_then(|t| t.iter().position(|&c| trigger(c)))
+        else {
+            dst.extend_from_slice(&src[i..]);
+            return;
+        };
+        let p = i + pos;
+        dst.extend_from_slice(&src[i..p]);
+        i = p;
+        if i + 1 < src.len() && hit(src[i], src[i + 1]) {
+            emit(dst, src[i], src[i + 1]);
+            i += 2;
+        } else {
+            dst.push(src[i]);
+            i += 1;
+        }
+    }
+}
+
+/// sacreBLEU's `TokenizerRegexp` rules on ` {line} `, as byte scans with the same
+/// non-overlapping left-to-right semantics as its four `re.sub` calls:
 /// `([\{-~\[-` -&\(-\+:-@/])` -> ` \1 `, `([^0-9])([\.,])` -> `\1 \2 `,
 /// `([\.,])([^0-9])` -> ` \1 \2`, `([0-9])(-)` -> `\1 \2 `.
-fn rules_13a(line: &str) -> String {
-    let mut a: Vec<char> = Vec::with_capacity(line.len() * 2);
-    for c in line.chars() {
-        let punct = matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/');
-        if punct {
-            a.extend([' ', c, ' ']);
+///
+/// Working on UTF-8 bytes is exact: every character a rule tests for is ASCII, ASCII bytes never
+/// occur inside a multi-byte character, a class like `[^0-9]` is true both for a multi-byte
+/// character and for its last (or first) byte, and a multi-byte character's inner bytes never
+/// complete a match, so the passes match at the same places and write the same bytes.
+/// Spaces are inserted only next to ASCII bytes, so the output stays valid UTF-8.
+fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
+    let (a, b) = (&mut sc.a, &mut sc.b);
+    a.clear();
+    a.reserve(3 * line.len() + 6);
+    for c in std::iter::once(b' ')
+        .chain(line.bytes())
+        .chain(std::iter::once(b' '))
+    {
+        if is_13a_punct(c) {
+            a.extend_from_slice(&[b' ', c, b' ']);
         } else {
             a.push(c);
         }
     }
-    let pair_pass = |v: &[char],
-                     hit: &dyn Fn(char, char) -> bool,
-                     emit: &dyn Fn(&mut Vec<char>, char, char)| {
-        let mut out = Vec::with_capacity(v.len() + 16);
-        let mut i = 0;
-        while i < v.len() {
-            if i + 1 < v.len() && hit(v[i], v[i + 1]) {
-                emit(&mut out, v[i], v[i + 1]);
-                i += 2;
-            } else {
-                out.push(v[i]);
-                i += 1;
-            }
-        }
-        out
-    };
-    let dot = |c: char| c == '.' || c == ',';
-    let b = pair_pass(&a, &|x, y| !x.is_ascii_digit() && dot(y), &|o, x, y| {
-        o.extend([x, ' ', y, ' '])
-    });
-    let c = pair_pass(&b, &|x, y| dot(x) && !y.is_ascii_digit(), &|o, x, y| {
-        o.extend([' ', x, ' ', y])
-    });
-    let d = pair_pass(&c, &|x, y| x.is_ascii_digit() && y == '-', &|o, x, y| {
-        o.extend([x, ' ', y, ' '])
-    });
-    d.into_iter().collect()
+    pair_pass(
+        a,
+        b,
+        1,
+        is_period_comma,
+        |x, y| !x.is_ascii_digit() && is_period_comma(y),
+        |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
+    );
+    pair_pass(
+        b,
+        a,
+        0,
+        is_period_comma,
+        |x, y| is_period_comma(x) && !y.is_ascii_digit(),
+        |o, x, y| o.extend_from_slice(&[b' ', x, b' ', y]),
+    );
+    pair_pass(
+        a,
+        b,
+        1,
+        |c| c == b'-',
+        |x, y| x.is_ascii_digit() && y == b'-',
+        |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
+    );
+    std::str::from_utf8(b).expect("13a rules insert ASCII spaces at character boundaries only")
+}
+
+/// 13a's replacements before the rules (`<skipped>`, line breaks, four HTML entities).
+fn pre_13a(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.bytes().any(|c| c == b'<' || c == b'\n' || c == b'&') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut l = line
+        .replace("<skipped>", "")
+        .replace("-\n", "")
+        .replace('\n', " ");
+    if l.contains('&') {
+        l = l
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">");
+    }
+    std::borrow::Cow::Owned(l)
 }
 
 static RE_INTL: LazyLock<Vec<Sub>> = LazyLock::new(|| {
@@ -205,21 +295,40 @@ impl SacreTokenizer {
         match self {
             SacreTokenizer::None => line.to_string(),
             SacreTokenizer::T13a => {
-                let mut l = line
-                    .replace("<skipped>", "")
-                    .replace("-\n", "")
-                    .replace('\n', " ");
-                if l.contains('&') {
-                    l = l
-                        .replace("&quot;", "\"")
-                        .replace("&amp;", "&")
-                        .replace("&lt;", "<")
-                        .replace("&gt;", ">");
-                }
-                join_split(&rules_13a(&format!(" {l} ")))
+                let mut sc = Scratch13a::default();
+                join_split(rules_13a(&pre_13a(line), &mut sc))
             }
             SacreTokenizer::Intl => join_split(&apply_all(line.to_string(), &RE_INTL)),
         }
+    }
+}
+
+impl SacreTokenizer {
+    /// Appends the tokens of `line` to `out` (each followed by a space) and their byte spans in
+    /// `out` to `spans`: the same tokens as splitting [`SacreTokenizer::tokenize`]'s output.
+    pub(crate) fn tokens_into(
+        &self,
+        line: &str,
+        sc: &mut Scratch13a,
+        out: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) {
+        match self {
+            SacreTokenizer::None => push_tokens(line, out, spans),
+            SacreTokenizer::T13a => push_tokens(rules_13a(&pre_13a(line), sc), out, spans),
+            SacreTokenizer::Intl => {
+                push_tokens(&apply_all(line.to_string(), &RE_INTL), out, spans);
+            }
+        }
+    }
+}
+
+fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
+    for t in py_split(s) {
+        let start = out.len();
+        out.push_str(t);
+        spans.push((start as u32, out.len() as u32));
+        out.push(' ');
     }
 }
 
@@ -240,5 +349,88 @@ mod tests {
         assert_eq!(SacreTokenizer::Intl.tokenize("€10, 3.5!"), "€ 10 , 3.5!");
         assert_eq!(SacreTokenizer::None.tokenize("a,b"), "a,b");
         assert!("x".parse::<SacreTokenizer>().is_err());
+    }
+
+    /// sacreBLEU 2.4.3's `Tokenizer13a`, transcribed with the `regex` crate (whose
+    /// `replace_all` has `re.sub`'s leftmost, non-overlapping semantics): the oracle for the
+    /// byte-scanning implementation.
+    fn tokenize_13a_regex(line: &str) -> String {
+        let mut l = line
+            .replace("<skipped>", "")
+            .replace("-\n", "")
+            .replace('\n', " ");
+        if l.contains('&') {
+            l = l
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">");
+        }
+        let mut s = format!(" {l} ");
+        for (p, rep) in [
+            (r"([\{-~\[-` -&\(-\+:-@/])", " $1 "),
+            (r"([^0-9])([\.,])", "$1 $2 "),
+            (r"([\.,])([^0-9])", " $1 $2"),
+            (r"([0-9])(-)", "$1 $2 "),
+        ] {
+            s = Regex::new(p)
+                .expect("pattern")
+                .replace_all(&s, rep)
+                .into_owned();
+        }
+        join_split(&s)
+    }
+
+    #[test]
+    fn py_space_equals_core_on_every_char() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(
+                is_py_space(c),
+                hauser_core::tokenize::is_python_space(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn t13a_regex_oracle_examples() {
+        for s in [
+            "Hello, world! It's 3.5-4 (ok).",
+            "..,,.-1-2-.a,b.c 3,4 5.6 -7 8-",
+            "Mr. Smith paid $3.88 (roughly 3,36 euros).",
+            "é.ü,日.1😀,-9-\u{a0}.x",
+            "a<skipped>b-\nc\nd &amp;&quot;&lt;&gt; &amp;lt;",
+            "",
+            " ",
+        ] {
+            let mut sc = Scratch13a::default();
+            let mut out = String::new();
+            let mut spans = Vec::new();
+            SacreTokenizer::T13a.tokens_into(s, &mut sc, &mut out, &mut spans);
+            let toks: Vec<&str> = spans
+                .iter()
+                .map(|&(a, b)| &out[a as usize..b as usize])
+                .collect();
+            let want = tokenize_13a_regex(s);
+            assert_eq!(SacreTokenizer::T13a.tokenize(s), want, "{s:?}");
+            assert_eq!(toks.join(" "), want, "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(3000))]
+        #[test]
+        fn t13a_bytes_equal_regex_oracle(
+            s in "([a-cA-Z0-9.,\\-&<>;:!?'\"$%()/\\[\\]{}~`@^_|+= \t\n\u{a0}\u{1c}\u{85}é日😀]|&amp;|&quot;|&lt;|<skipped>|-\n|\\.\\.\\.|[0-9][.,-][0-9]){0,40}"
+        ) {
+            let mut sc = Scratch13a::default();
+            let mut out = String::new();
+            let mut spans = Vec::new();
+            SacreTokenizer::T13a.tokens_into(&s, &mut sc, &mut out, &mut spans);
+            let toks: Vec<&str> = spans.iter().map(|&(a, b)| &out[a as usize..b as usize]).collect();
+            let want = tokenize_13a_regex(&s);
+            proptest::prop_assert_eq!(SacreTokenizer::T13a.tokenize(&s), want.clone());
+            proptest::prop_assert_eq!(toks.join(" "), want);
+        }
     }
 }
