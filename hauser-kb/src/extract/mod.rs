@@ -7,8 +7,10 @@
 //!
 //! - **vehicle**: the noun phrase after the comparator ("like", "as ... as", "as if", "than"),
 //!   extended over "of" phrases, coordinations without a determiner ("talons and wings"),
-//!   quotes and short parentheses; it ends at other prepositions, relative pronouns, verbs and
-//!   punctuation. With the literal sentence, the phrase also ends where the inserted text ends.
+//!   quotes and editorial square brackets; it ends at other prepositions, relative pronouns,
+//!   verbs and punctuation. A wholly quoted phrase gives the quoted words; "X-like" adjectives
+//!   are comparisons with vehicle X. With the literal sentence, the phrase also ends where the
+//!   inserted text ends.
 //! - **event**: the nearest verb before the comparator in the same clause.
 //! - **topic**: the subject of that verb: the noun phrase before it (pronouns included), the
 //!   antecedent of a relative pronoun, the subject of the first of coordinated verbs, the
