@@ -409,11 +409,17 @@ impl<'a> Analysis<'a> {
         k < bound && matches!(self.tags[k], Tag::Noun)
     }
 
+    /// An adverb reading after the head that modifies the verb, not the noun: before a
+    /// preposition ("a ball of fire right across"), or, when the adverb is the word's most
+    /// frequent reading, closing the clause ("feels like a blueprint forward.").
     fn adverb_before_prep(&self, i: usize) -> bool {
-        lexicon()
-            .get(self.lower(i))
-            .is_some_and(|codes| codes.contains('R'))
-            && matches!(self.tag(i + 1), Some(Tag::Prep | Tag::To))
+        let codes = lexicon().get(self.lower(i));
+        (codes.is_some_and(|codes| codes.contains('R'))
+            && matches!(self.tag(i + 1), Some(Tag::Prep | Tag::To)))
+            || (codes.is_some_and(|codes| codes.starts_with('R'))
+                && self
+                    .tag(i + 1)
+                    .is_none_or(|t| matches!(t, Tag::Stop | Tag::Comma | Tag::Quote | Tag::Close)))
     }
 
     /// The verb the comparison starting at `anchor` attaches to: the nearest verb before it in

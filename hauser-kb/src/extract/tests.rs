@@ -94,6 +94,8 @@ fn vehicle_boundaries() {
         v("A guard is like a firewall and guards may act."),
         "a firewall"
     );
+    // A trailing adverb modifies the verb: "forward" is mostly an adverb.
+    assert_eq!(v("It feels like a blueprint forward."), "a blueprint");
     assert_eq!(
         v("His death is like a television being turned off."),
         "a television"
