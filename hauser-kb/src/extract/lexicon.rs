@@ -369,8 +369,13 @@ fn that_tag(prev: Option<Tag>, next: Option<&str>) -> Tag {
         || (next_tag.is_none()
             && next_codes.is_none()
             && next.is_some_and(|n| matches!(suffix_tag(n), Tag::Verb(_) | Tag::Adv)));
-    if prev.is_some_and(|p| matches!(p, Tag::Noun | Tag::Proper | Tag::Num | Tag::Comma))
-        && next_is_verbish
+    // After a noun, or a parenthetical closing after one ("photographs (...) that would").
+    if prev.is_some_and(|p| {
+        matches!(
+            p,
+            Tag::Noun | Tag::Proper | Tag::Num | Tag::Comma | Tag::Close
+        )
+    }) && next_is_verbish
     {
         Tag::Rel
     } else if next.is_some_and(|n| next_tag.is_none() && word_could_start_np(n)) {

@@ -542,8 +542,24 @@ impl<'a> Analysis<'a> {
                 }
                 Some((i, k))
             }
+            // "skullcap seeds (used as a headache remedy) can appear": a parenthetical between
+            // subject and verb is skipped.
+            Tag::Close if self.lower(i) == ")" => {
+                let o = self.parenthetical_start(i)?;
+                (o > 0 && self.tags[o - 1].is_nominal()).then(|| self.head_np(o - 1))
+            }
             Tag::Close | Tag::Quote if i > 0 && self.tags[i - 1].is_nominal() => {
                 Some(self.np_backward(i - 1))
+            }
+            // "the stones used were designed": a participle right before an auxiliary is no
+            // finite verb but a reduced relative on the noun before it.
+            Tag::Verb(VForm::Past | VForm::Participle)
+                if i > 0
+                    && self.tags[i - 1].is_nominal()
+                    && self.tag(i + 1) == Some(Tag::Aux)
+                    && i + 1 < v =>
+            {
+                Some(self.head_np(i - 1))
             }
             _ => None,
         }
@@ -557,7 +573,19 @@ impl<'a> Analysis<'a> {
         if self.tags[k] == Tag::Adv {
             k = k.checked_sub(1)?;
         }
+        // "photographs (especially bullfighting scenes) that would unfold".
+        if self.lower(k) == ")" {
+            k = self.parenthetical_start(k)?.checked_sub(1)?;
+        }
         self.tags[k].is_nominal().then(|| self.np_backward(k))
+    }
+
+    /// The "(" matching the ")" at `close`, within the sentence and a short distance.
+    fn parenthetical_start(&self, close: usize) -> Option<usize> {
+        (close.saturating_sub(12)..close)
+            .rev()
+            .take_while(|&k| !self.is_sentence_end(k))
+            .find(|&k| self.lower(k) == "(")
     }
 
     /// The noun phrase ending at `end`; when it is the object of a preposition attached to a

@@ -260,6 +260,22 @@ fn relative_clauses_and_purpose_infinitives() {
         topic("The city held a people who \"looked like ghosts.\""),
         "a people"
     );
+    // Parentheticals between subject and verb or antecedent and pronoun are skipped; a
+    // participle right before an auxiliary is a reduced relative on the noun before it.
+    assert_eq!(
+        topic("Skullcap seeds (used as a headache remedy) can appear to look like skulls."),
+        "Skullcap seeds"
+    );
+    assert_eq!(
+        topic(
+            "Fans printed with photographs (bullfighting scenes) that would unfold like a mosaic."
+        ),
+        "photographs"
+    );
+    assert_eq!(
+        topic("The ghetto was walled; the stones used were designed to look like tombstones."),
+        "the stones"
+    );
     // The object of a preposition controls no infinitive, except after "for".
     assert_eq!(
         topic(
