@@ -7,7 +7,7 @@
 //! float rounding.
 
 use super::gemm::{matmul, View};
-use super::math::{activate, layer_norm, softmax_rows, Act};
+use super::math::{add_layer_norm, bias_activate, layer_norm, softmax_rows, Act};
 
 /// One transformer layer's weights, projections stored input-major (`[in, out]`).
 #[derive(Debug, Clone)]
@@ -77,12 +77,6 @@ fn fill_rows(dst: &mut [f32], width: usize, row: &[f32]) {
     }
 }
 
-fn add_rows(dst: &mut [f32], width: usize, row: &[f32]) {
-    for r in dst.chunks_exact_mut(width) {
-        r.iter_mut().zip(row).for_each(|(x, b)| *x += b);
-    }
-}
-
 impl PackedEncoder {
     /// Hidden states of layer `layer` (0 = embedding output) for each sequence, as
     /// `len * hidden` row-major values. Runs on the calling thread.
@@ -100,16 +94,17 @@ impl PackedEncoder {
         layer_norm(&mut x, h, &self.emb_g, &self.emb_b, self.emb_eps);
         if layer > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
-            let mut buf = Buffers {
-                qkv: vec![0f32; total * 3 * h],
-                ctx: vec![0f32; total * h],
-                mid: vec![0f32; total * h],
-                inter: vec![0f32; total * self.inter],
-                scores: vec![0f32; longest * longest],
-            };
-            for l in &self.layers[..layer.min(self.layers.len())] {
-                self.layer(l, seqs, &mut x, &mut buf);
-            }
+            SCRATCH.with_borrow_mut(|buf| {
+                buf.fit(total, h, self.inter, longest);
+                for l in &self.layers[..layer.min(self.layers.len())] {
+                    self.layer(l, seqs, &mut x, buf);
+                }
+                // Large models with long batches would otherwise pin hundreds of megabytes
+                // per thread after the call.
+                if buf.floats() > KEEP_FLOATS {
+                    *buf = Buffers::default();
+                }
+            });
         }
         let mut out = Vec::with_capacity(seqs.len());
         let mut start = 0;
@@ -144,54 +139,56 @@ impl PackedEncoder {
     fn layer(&self, l: &PackedLayer, seqs: &[SeqRef<'_>], x: &mut [f32], buf: &mut Buffers) {
         let h = self.hidden;
         let total = x.len() / h;
-        fill_rows(&mut buf.qkv, 3 * h, &l.qkv_b);
+        let (qkv, ctx, mid, inter) = (
+            &mut buf.qkv[..total * 3 * h],
+            &mut buf.ctx[..total * h],
+            &mut buf.mid[..total * h],
+            &mut buf.inter[..total * self.inter],
+        );
+        fill_rows(qkv, 3 * h, &l.qkv_b);
         matmul(
-            &mut buf.qkv,
+            qkv,
             3 * h,
             View::dense(x, total, h),
             View::dense(&l.qkv_w, h, 3 * h),
             1.0,
             true,
         );
-        self.attention(seqs, buf);
-        // mid = LayerNorm(x + ctx W_o + b_o)
-        buf.mid.copy_from_slice(x);
-        add_rows(&mut buf.mid, h, &l.out_b);
+        self.attention(seqs, qkv, ctx, &mut buf.scores);
+        // mid = LayerNorm(ctx W_o + b_o + x)
         matmul(
-            &mut buf.mid,
+            mid,
             h,
-            View::dense(&buf.ctx, total, h),
+            View::dense(ctx, total, h),
             View::dense(&l.out_w, h, h),
             1.0,
-            true,
+            false,
         );
-        layer_norm(&mut buf.mid, h, &l.ln1_g, &l.ln1_b, self.eps);
-        // x = LayerNorm(mid + act(mid W_i + b_i) W_f + b_f)
-        fill_rows(&mut buf.inter, self.inter, &l.inter_b);
+        add_layer_norm(mid, x, &l.out_b, &l.ln1_g, &l.ln1_b, self.eps);
+        // x = LayerNorm(act(mid W_i + b_i) W_f + b_f + mid)
+        let wide = self.inter;
         matmul(
-            &mut buf.inter,
-            self.inter,
-            View::dense(&buf.mid, total, h),
-            View::dense(&l.inter_w, h, self.inter),
+            inter,
+            wide,
+            View::dense(mid, total, h),
+            View::dense(&l.inter_w, h, wide),
             1.0,
-            true,
+            false,
         );
-        activate(&mut buf.inter, self.act);
-        x.copy_from_slice(&buf.mid);
-        add_rows(x, h, &l.ffn_b);
+        bias_activate(inter, &l.inter_b, self.act);
         matmul(
             x,
             h,
-            View::dense(&buf.inter, total, self.inter),
-            View::dense(&l.ffn_w, self.inter, h),
+            View::dense(inter, total, wide),
+            View::dense(&l.ffn_w, wide, h),
             1.0,
-            true,
+            false,
         );
-        layer_norm(x, h, &l.ln2_g, &l.ln2_b, self.eps);
+        add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
     }
 
-    /// Scaled dot-product attention of every sequence and head, from `buf.qkv` into `buf.ctx`.
-    fn attention(&self, seqs: &[SeqRef<'_>], buf: &mut Buffers) {
+    /// Scaled dot-product attention of every sequence and head, from `qkv` into `ctx`.
+    fn attention(&self, seqs: &[SeqRef<'_>], qkv: &[f32], ctx: &mut [f32], scores: &mut [f32]) {
         let h = self.hidden;
         let d = h / self.heads;
         let scale = 1.0 / (d as f32).sqrt();
@@ -201,28 +198,31 @@ impl PackedEncoder {
             if len == 0 {
                 continue;
             }
-            let scores = &mut buf.scores[..len * len];
+            let scores = &mut scores[..len * len];
             for head in 0..self.heads {
                 let q = r0 * 3 * h + head * d;
                 let k = q + h;
                 let v = q + 2 * h;
-                let rows = |off: usize, cols_major: bool| {
-                    let (row_stride, col_stride) = if cols_major { (1, 3 * h) } else { (3 * h, 1) };
+                // Rows of one head's queries, keys or values (`len x d`, row stride 3h), or
+                // their transpose.
+                let part = |off: usize, transposed: bool| {
+                    let (rows, cols) = if transposed { (d, len) } else { (len, d) };
+                    let (row_stride, col_stride) = if transposed { (1, 3 * h) } else { (3 * h, 1) };
                     View {
-                        data: &buf.qkv[off..],
-                        rows: if cols_major { d } else { len },
-                        cols: if cols_major { len } else { d },
+                        data: &qkv[off..],
+                        rows,
+                        cols,
                         row_stride,
                         col_stride,
                     }
                 };
-                matmul(scores, len, rows(q, false), rows(k, true), scale, false);
+                matmul(scores, len, part(q, false), part(k, true), scale, false);
                 softmax_rows(scores, len);
                 matmul(
-                    &mut buf.ctx[r0 * h + head * d..],
+                    &mut ctx[r0 * h + head * d..],
                     h,
                     View::dense(scores, len, len),
-                    rows(v, false),
+                    part(v, false),
                     1.0,
                     false,
                 );
@@ -232,11 +232,42 @@ impl PackedEncoder {
     }
 }
 
-/// Scratch space of one forward pass.
+/// Scratch space of forward passes, kept per thread so that batches reuse it instead of
+/// faulting in fresh pages each time. Every part a pass reads is written first in that pass.
+#[derive(Default)]
 struct Buffers {
     qkv: Vec<f32>,
     ctx: Vec<f32>,
     mid: Vec<f32>,
     inter: Vec<f32>,
     scores: Vec<f32>,
+}
+
+/// Scratch kept between calls, in f32 values (64 MiB).
+const KEEP_FLOATS: usize = 16 << 20;
+
+impl Buffers {
+    fn floats(&self) -> usize {
+        [&self.qkv, &self.ctx, &self.mid, &self.inter, &self.scores]
+            .iter()
+            .map(|v| v.capacity())
+            .sum()
+    }
+
+    fn fit(&mut self, tokens: usize, hidden: usize, inter: usize, longest: usize) {
+        let grow = |v: &mut Vec<f32>, n: usize| {
+            if v.len() < n {
+                v.resize(n, 0.0);
+            }
+        };
+        grow(&mut self.qkv, tokens * 3 * hidden);
+        grow(&mut self.ctx, tokens * hidden);
+        grow(&mut self.mid, tokens * hidden);
+        grow(&mut self.inter, tokens * inter);
+        grow(&mut self.scores, longest * longest);
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }

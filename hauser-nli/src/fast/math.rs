@@ -122,9 +122,17 @@ fn act_generic(xs: &mut [f32], act: Act) {
     }
 }
 
+#[inline(always)]
+fn bias_act_generic(rows: &mut [f32], bias: &[f32], act: Act) {
+    for row in rows.chunks_exact_mut(bias.len()) {
+        row.iter_mut().zip(bias).for_each(|(x, b)| *x += b);
+        act_generic(row, act);
+    }
+}
+
 multiversion! {
-    /// Applies `act` in place.
-    pub(crate) fn activate => act_generic(xs: &mut [f32], act: Act)
+    /// Adds `bias` to each `bias.len()`-long row, then applies `act`, in place.
+    pub(crate) fn bias_activate => bias_act_generic(rows: &mut [f32], bias: &[f32], act: Act)
 }
 
 const LANES: usize = 16;
@@ -161,6 +169,35 @@ fn max(xs: &[f32]) -> f32 {
 #[inline(always)]
 fn layer_norm_generic(rows: &mut [f32], width: usize, gamma: &[f32], beta: &[f32], eps: f32) {
     for row in rows.chunks_exact_mut(width) {
+        norm_row(row, gamma, beta, eps);
+    }
+}
+
+#[inline(always)]
+fn add_layer_norm_generic(
+    rows: &mut [f32],
+    residual: &[f32],
+    bias: &[f32],
+    gamma: &[f32],
+    beta: &[f32],
+    eps: f32,
+) {
+    let width = gamma.len();
+    for (row, res) in rows
+        .chunks_exact_mut(width)
+        .zip(residual.chunks_exact(width))
+    {
+        for ((x, r), b) in row.iter_mut().zip(res).zip(bias) {
+            *x += r + b;
+        }
+        norm_row(row, gamma, beta, eps);
+    }
+}
+
+#[inline(always)]
+fn norm_row(row: &mut [f32], gamma: &[f32], beta: &[f32], eps: f32) {
+    let width = row.len();
+    {
         let mean = sum(row) / width as f32;
         row.iter_mut().for_each(|x| *x -= mean);
         let mut sq = [0f32; LANES];
@@ -177,6 +214,19 @@ fn layer_norm_generic(rows: &mut [f32], width: usize, gamma: &[f32], beta: &[f32
             *x = (*x * inv).mul_add(*g, *b);
         }
     }
+}
+
+multiversion! {
+    /// `row = LayerNorm(row + residual + bias)` for each `gamma.len()`-long row: the sub-layer
+    /// output, its bias and the skip connection in one pass.
+    pub(crate) fn add_layer_norm => add_layer_norm_generic(
+        rows: &mut [f32],
+        residual: &[f32],
+        bias: &[f32],
+        gamma: &[f32],
+        beta: &[f32],
+        eps: f32
+    )
 }
 
 multiversion! {
@@ -204,6 +254,10 @@ multiversion! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn activate(xs: &mut [f32], act: Act) {
+        bias_activate(xs, &[0.0], act);
+    }
 
     fn grid(lo: f64, hi: f64, n: usize) -> impl Iterator<Item = f32> {
         (0..=n).map(move |i| (lo + (hi - lo) * i as f64 / n as f64) as f32)
@@ -271,6 +325,18 @@ mod tests {
         let beta: Vec<f32> = (0..width).map(|i| i as f32 / 100.0 - 0.1).collect();
         let mut ln = rows.clone();
         layer_norm(&mut ln, width, &gamma, &beta, 1e-12);
+        // The fused residual form on a split of the same rows gives the same values.
+        let half: Vec<f32> = rows.iter().map(|x| x * 0.25).collect();
+        let mut fused: Vec<f32> = rows.iter().zip(&half).map(|(x, r)| x - r - 0.5).collect();
+        add_layer_norm(&mut fused, &half, &vec![0.5; width], &gamma, &beta, 1e-12);
+        for (a, b) in fused.iter().zip(&ln) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        let mut biased = rows.clone();
+        bias_activate(&mut biased, &beta, Act::Relu);
+        for (i, (a, x)) in biased.iter().zip(&rows).enumerate() {
+            assert_eq!(*a, (x + beta[i % width]).max(0.0));
+        }
         for r in 0..3 {
             let row: Vec<f64> = rows[r * width..(r + 1) * width]
                 .iter()
