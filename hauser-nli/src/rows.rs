@@ -16,6 +16,15 @@ impl TransformerModel {
         self.packed_encoder().is_some()
     }
 
+    /// Which code runs the encoder, for signatures: `packed-cpu` or `candle`.
+    pub fn kernels(&self) -> &'static str {
+        if self.uses_packed_cpu() {
+            "packed-cpu"
+        } else {
+            "candle"
+        }
+    }
+
     pub(crate) fn packed_encoder(&self) -> Option<&PackedEncoder> {
         self.packed.as_deref().filter(|_| self.use_packed)
     }

@@ -47,6 +47,7 @@ fn classifier_signature(name: &str, c: &SequenceClassifier) -> Signature {
         .with("tokenizer", &m.text_encoder().origin)
         .with("max_len", m.text_encoder().max_len())
         .with("weights", m.weights_file())
+        .with("kernels", m.kernels())
 }
 
 /// Per-group errors from one failure shared by every group.

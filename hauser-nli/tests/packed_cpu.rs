@@ -50,7 +50,9 @@ fn compare_every_layer(source: &ModelSource, label: &str) {
         .map(|l| e.token_states(&pairs, Some(l)).unwrap().states)
         .collect();
     let packed_emb = e.embed(SENTENCES, None, true).unwrap().vectors;
+    assert_eq!(e.model().kernels(), "packed-cpu");
     assert!(!e.model_mut().set_packed_cpu(false));
+    assert_eq!(e.model().kernels(), "candle");
     for (l, p) in packed.iter().enumerate() {
         let c = e.token_states(&pairs, Some(l as isize)).unwrap().states;
         let d = max_abs(p, &c);

@@ -125,7 +125,7 @@ impl BertScore {
     }
 
     /// The reproducibility signature, e.g.
-    /// `bertscore|model:roberta-large|rev:main|layer:17|idf:no|rescaled:no|version:0.1.0`.
+    /// `bertscore|model:roberta-large|rev:main|layer:17|idf:no|rescaled:no|batch:64|kernels:packed-cpu|version:0.1.0`.
     pub fn signature(&self) -> Signature {
         let source = self.embedder.model().source();
         Signature::new("bertscore", crate::VERSION)
@@ -141,6 +141,7 @@ impl BertScore {
                     .map_or("no", |(p, _)| p.as_str()),
             )
             .with("batch", self.options.batch_size)
+            .with("kernels", self.embedder.model().kernels())
     }
 
     fn prepare(&self, text: &str) -> String {
