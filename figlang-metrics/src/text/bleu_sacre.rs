@@ -498,7 +498,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const TEXT: &str = "([a-c A-C.,!'\"0-9\\-&<>é日😀\u{a0}\t]|ab|the |cat ){0,30}";
+    const TEXT: &str =
+        "([a-c A-C.,!'\"0-9\\-&<>é日😀\u{a0}\u{85}\u{3000}\u{1c}\t\n]|ab|the |cat |&amp;|<skipped>){0,30}";
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]

@@ -8,7 +8,7 @@
 //! [`Chrf::sentence_unit`] the 0-1 value.
 
 use super::ngram::FxMap as HashMap;
-use super::ngram_table::KeyTable;
+use super::ngram_table::{KeyTable, PackedKey};
 use std::cell::RefCell;
 
 use hauser_core::Signature;
@@ -58,6 +58,7 @@ struct ChrfScratch {
     hyp: Vec<u32>,
     refc: Vec<u32>,
     table: KeyTable<u128>,
+    small_table: KeyTable<u64>,
     /// Per distinct character n-gram: order - 1 and the hypothesis and reference counts.
     order: Vec<u8>,
     counts: Vec<[u32; 2]>,
@@ -109,6 +110,33 @@ fn match_counts<K: std::hash::Hash + Eq>(
     out.push(if r.is_empty() { 0 } else { hyp_count });
     out.push(r.values().sum());
     out.push(matches);
+}
+
+/// Counts the character n-grams (orders 1 to `max_n`) of `hyp` (side 0) and `refc` (side 1),
+/// each character a `bits`-bit code: `order` and `counts` per distinct n-gram.
+fn count_char_ngrams<K: PackedKey>(
+    table: &mut KeyTable<K>,
+    bits: u32,
+    max_n: usize,
+    hyp: &[u32],
+    refc: &[u32],
+    order: &mut Vec<u8>,
+    counts: &mut Vec<[u32; 2]>,
+) {
+    for (side, chars) in [(0, hyp), (1, refc)] {
+        for i in 0..chars.len() {
+            let mut key = K::default();
+            for (n, &c) in chars[i..].iter().take(max_n).enumerate() {
+                key = key.push_item(bits, c);
+                let (id, new) = table.id(key);
+                if new {
+                    order.push(n as u8);
+                    counts.push([0, 0]);
+                }
+                counts[id][side] += 1;
+            }
+        }
+    }
 }
 
 impl Chrf {
@@ -257,7 +285,10 @@ impl Chrf {
             avg_r /= eff as f64;
         }
         if avg_p + avg_r != 0.0 {
-            100.0 * (1.0 + factor) * avg_p * avg_r / (factor * avg_p + avg_r)
+            // sacreBLEU's operation order, so the last bit agrees too.
+            let score = (1.0 + factor) * avg_p * avg_r;
+            let score = score / (factor * avg_p + avg_r);
+            100.0 * score
         } else {
             0.0
         }
@@ -325,25 +356,20 @@ impl Chrf {
             hyp,
             refc,
             table,
+            small_table,
             order,
             counts,
         } = sc;
-        table.reset(max_n * (hyp.len() + refc.len()));
         order.clear();
         counts.clear();
-        for (side, chars) in [(0, &*hyp), (1, &*refc)] {
-            for i in 0..chars.len() {
-                let mut key = 0u128;
-                for (n, &c) in chars[i..].iter().take(max_n).enumerate() {
-                    key = (key << 21) | u128::from(c);
-                    let (id, new) = table.id(key);
-                    if new {
-                        order.push(n as u8);
-                        counts.push([0, 0]);
-                    }
-                    counts[id][side] += 1;
-                }
-            }
+        let bound = max_n * (hyp.len() + refc.len());
+        // Mostly Latin text: 10 bits per character, six fit a u64.
+        if hyp.iter().chain(refc.iter()).all(|&c| c < 1 << 10) {
+            small_table.reset(bound);
+            count_char_ngrams(small_table, 10, max_n, hyp, refc, order, counts);
+        } else {
+            table.reset(bound);
+            count_char_ngrams(table, 21, max_n, hyp, refc, order, counts);
         }
         let mut matches = [0usize; FAST_MAX_CHAR_ORDER];
         for (&o, &[h, r]) in order.iter().zip(counts.iter()) {

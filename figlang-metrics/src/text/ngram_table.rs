@@ -10,6 +10,8 @@
 pub(crate) trait PackedKey: Copy + Eq + Default {
     /// A 64-bit hash whose high bits are well mixed (the table indexes by them).
     fn hash64(self) -> u64;
+    /// The key extended by one item of `bits` bits.
+    fn push_item(self, bits: u32, item: u32) -> Self;
 }
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -19,6 +21,10 @@ impl PackedKey for u64 {
     fn hash64(self) -> u64 {
         (self ^ (self >> 29)).wrapping_mul(GOLDEN)
     }
+    #[inline]
+    fn push_item(self, bits: u32, item: u32) -> Self {
+        (self << bits) | u64::from(item)
+    }
 }
 
 impl PackedKey for u128 {
@@ -27,6 +33,10 @@ impl PackedKey for u128 {
         let (lo, hi) = (self as u64, (self >> 64) as u64);
         (lo ^ (lo >> 29) ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31))
             .wrapping_mul(GOLDEN)
+    }
+    #[inline]
+    fn push_item(self, bits: u32, item: u32) -> Self {
+        (self << bits) | u128::from(item)
     }
 }
 

@@ -156,9 +156,41 @@ pub(crate) struct Scratch13a {
     b: Vec<u8>,
 }
 
-#[inline]
-fn is_13a_punct(c: u8) -> bool {
-    matches!(c, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+/// The class of 13a's first rule, `[\{-~\[-` -&\(-\+:-@/]`, as a byte table.
+static PUNCT_13A: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(c as u8, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/');
+        c += 1;
+    }
+    t
+};
+
+/// 13a's first rule on ` {line} ` into `a`. With `bail`, gives up (`false`) at the first byte
+/// that 13a's replacements before the rules could touch (`<`, `&`, line feed).
+fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool) -> bool {
+    a.clear();
+    a.reserve(3 * line.len() + 6);
+    // The leading space is in the class itself: ` ` -> `   `.
+    a.extend_from_slice(b"   ");
+    let bytes = line.as_bytes();
+    let mut run = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        if PUNCT_13A[usize::from(c)] {
+            if bail && (c == b'<' || c == b'&') {
+                return false;
+            }
+            a.extend_from_slice(&bytes[run..i]);
+            a.extend_from_slice(&[b' ', c, b' ']);
+            run = i + 1;
+        } else if bail && c == b'\n' {
+            return false;
+        }
+    }
+    a.extend_from_slice(&bytes[run..]);
+    a.extend_from_slice(b"   ");
+    true
 }
 
 #[inline]
@@ -212,19 +244,13 @@ fn pair_pass(
 /// character and for its last (or first) byte, and a multi-byte character's inner bytes never
 /// complete a match, so the passes match at the same places and write the same bytes.
 /// Spaces are inserted only next to ASCII bytes, so the output stays valid UTF-8.
+///
+/// `line` is the raw line: 13a's replacements ([`pre_13a`]) are applied first where they could
+/// change anything.
 fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
     let (a, b) = (&mut sc.a, &mut sc.b);
-    a.clear();
-    a.reserve(3 * line.len() + 6);
-    for c in std::iter::once(b' ')
-        .chain(line.bytes())
-        .chain(std::iter::once(b' '))
-    {
-        if is_13a_punct(c) {
-            a.extend_from_slice(&[b' ', c, b' ']);
-        } else {
-            a.push(c);
-        }
+    if !rule1_13a(line, a, true) {
+        rule1_13a(&pre_13a(line), a, false);
     }
     pair_pass(
         a,
@@ -254,10 +280,7 @@ fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
 }
 
 /// 13a's replacements before the rules (`<skipped>`, line breaks, four HTML entities).
-fn pre_13a(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.bytes().any(|c| c == b'<' || c == b'\n' || c == b'&') {
-        return std::borrow::Cow::Borrowed(line);
-    }
+fn pre_13a(line: &str) -> String {
     let mut l = line
         .replace("<skipped>", "")
         .replace("-\n", "")
@@ -269,7 +292,7 @@ fn pre_13a(line: &str) -> std::borrow::Cow<'_, str> {
             .replace("&lt;", "<")
             .replace("&gt;", ">");
     }
-    std::borrow::Cow::Owned(l)
+    l
 }
 
 static RE_INTL: LazyLock<Vec<Sub>> = LazyLock::new(|| {
@@ -296,7 +319,7 @@ impl SacreTokenizer {
             SacreTokenizer::None => line.to_string(),
             SacreTokenizer::T13a => {
                 let mut sc = Scratch13a::default();
-                join_split(rules_13a(&pre_13a(line), &mut sc))
+                join_split(rules_13a(line, &mut sc))
             }
             SacreTokenizer::Intl => join_split(&apply_all(line.to_string(), &RE_INTL)),
         }
@@ -315,7 +338,7 @@ impl SacreTokenizer {
     ) {
         match self {
             SacreTokenizer::None => push_tokens(line, out, spans),
-            SacreTokenizer::T13a => push_tokens(rules_13a(&pre_13a(line), sc), out, spans),
+            SacreTokenizer::T13a => push_tokens(rules_13a(line, sc), out, spans),
             SacreTokenizer::Intl => {
                 push_tokens(&apply_all(line.to_string(), &RE_INTL), out, spans);
             }
@@ -323,13 +346,39 @@ impl SacreTokenizer {
     }
 }
 
+/// Python's `str.split()` of `s`, appended as described at [`SacreTokenizer::tokens_into`].
 fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
-    for t in py_split(s) {
-        let start = out.len();
-        out.push_str(t);
-        spans.push((start as u32, out.len() as u32));
-        out.push(' ');
+    let bytes = s.as_bytes();
+    let mut start = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (space, width) = if bytes[i].is_ascii() {
+            (is_py_space(char::from(bytes[i])), 1)
+        } else {
+            let c = s[i..].chars().next().unwrap_or(' ');
+            (is_py_space(c), c.len_utf8())
+        };
+        match (space, start) {
+            (true, Some(st)) => {
+                push_token(&s[st..i], out, spans);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+        i += width;
     }
+    if let Some(st) = start {
+        push_token(&s[st..], out, spans);
+    }
+}
+
+#[inline]
+fn push_token(t: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let start = out.len();
+    out.push_str(t);
+    spans.push((start as u32, out.len() as u32));
+    out.push(' ');
 }
 
 fn join_split(s: &str) -> String {
