@@ -132,6 +132,11 @@ fn closed_class(word: &str) -> Option<Tag> {
         "not" | "n't" | "never" => Tag::Neg,
         "like" | "as" | "than" => Tag::Comparator,
         "more" | "less" | "rather" => Tag::Comparative,
+        // Cardinal number words: the source lexicon tags them CD, which has no coarse code here
+        // ("one" is a pronoun above, for "like one singular beat").
+        "two" | "three" | "four" | "five" | "six" | "seven" | "eight" | "nine" | "ten"
+        | "eleven" | "twelve" | "twenty" | "thirty" | "forty" | "fifty" | "hundred"
+        | "thousand" | "million" | "billion" => Tag::Num,
         "very" | "too" | "quite" | "almost" | "just" | "only" | "even" | "also" | "still"
         | "then" | "there" | "here" | "now" | "ever" | "always" | "often" | "again" | "soon"
         | "hardly" | "really" | "most" | "pretty" => Tag::Adv,

@@ -196,7 +196,7 @@ impl<'a> Analysis<'a> {
                     .is_some_and(|c| c.contains('G'))
                 && matches!(
                     self.tag(start + 1),
-                    Some(Tag::Det | Tag::PossDet | Tag::Prep | Tag::ObjPron | Tag::To)
+                    Some(Tag::Det | Tag::PossDet | Tag::Prep | Tag::ObjPron | Tag::To | Tag::Num)
                 ));
         if gerund {
             // "like taking a tutorial with Lewis": the gerund phrase up to the clause's end.
@@ -787,7 +787,7 @@ impl<'a> Analysis<'a> {
         while i < it {
             if matches!(
                 self.tags[i],
-                Tag::Det | Tag::PossDet | Tag::Noun | Tag::Proper
+                Tag::Det | Tag::PossDet | Tag::Noun | Tag::Proper | Tag::Num
             ) || (i == start && self.tags[i] == Tag::Adj)
             {
                 if let Some(e) = self.np_forward(i, it) {

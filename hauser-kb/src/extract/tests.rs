@@ -276,6 +276,11 @@ fn relative_clauses_and_purpose_infinitives() {
         topic("The ghetto was walled; the stones used were designed to look like tombstones."),
         "the stones"
     );
+    // A number word after a head noun starts a second object: "rating the album four stars".
+    assert_eq!(
+        topic("Rating the album four stars, Philip Aldis states, it is like an energy drink."),
+        "the album"
+    );
     // The object of a preposition controls no infinitive, except after "for".
     assert_eq!(
         topic(
