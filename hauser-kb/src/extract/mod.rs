@@ -29,6 +29,7 @@
 //! # Ok::<(), hauser_core::CoreError>(())
 //! ```
 
+mod coref;
 mod diff;
 mod lexicon;
 mod phrases;
