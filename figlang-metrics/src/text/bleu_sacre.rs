@@ -244,6 +244,9 @@ impl SacreBleu {
             self.push_side(sc, r.as_ref());
         }
         self.push_side(sc, hyp);
+        if u32::try_from(sc.text.len()).is_err() {
+            return false;
+        }
         let BleuScratch {
             text,
             spans,
@@ -520,6 +523,19 @@ mod tests {
             };
             prop_assert_eq!(cfg.segment_stats(&hyp, &refs), cfg.segment_stats_reference(&hyp, &refs));
         }
+    }
+
+    #[test]
+    fn more_distinct_tokens_than_16_bit_ids_fall_back() {
+        let hyp: String = (0..70_000).map(|i| format!("w{i} ")).collect();
+        let reference: String = (0..70_000).map(|i| format!("w{} ", i / 2)).collect();
+        let cfg = SacreBleu::default();
+        let st = cfg.segment_stats(&hyp, &[&reference]);
+        assert_eq!(st, cfg.segment_stats_reference(&hyp, &[&reference]));
+        assert_eq!(st.correct[0], 35_000);
+        // A short segment afterwards takes the fast path again, with the grown buffers.
+        let short = cfg.segment_stats("a b c", &["a b d"]);
+        assert_eq!(short.correct, vec![2, 1, 0, 0]);
     }
 
     #[test]

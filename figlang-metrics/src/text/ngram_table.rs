@@ -40,6 +40,14 @@ impl PackedKey for u128 {
     }
 }
 
+/// Gives back the memory of a table grown by one very long segment (all slots are empty here).
+fn shrink_after_outlier<T>(slots: &mut Vec<T>, cap: usize) {
+    if slots.len() > 1 << 16 && slots.len() > 8 * cap {
+        slots.truncate(cap);
+        slots.shrink_to_fit();
+    }
+}
+
 /// Open-addressing map from packed keys to dense ids `0, 1, 2, ...` in first-insertion order.
 #[derive(Debug, Default)]
 pub(crate) struct KeyTable<K> {
@@ -57,6 +65,7 @@ impl<K: PackedKey> KeyTable<K> {
         }
         self.used.clear();
         let cap = (n + n / 2 + 16).next_power_of_two();
+        shrink_after_outlier(&mut self.slots, cap);
         if self.slots.len() < cap {
             self.slots.resize(cap, (K::default(), 0));
         }
@@ -128,6 +137,7 @@ impl Interner {
         }
         self.entries.clear();
         let cap = (2 * n + 16).next_power_of_two();
+        shrink_after_outlier(&mut self.slots, cap);
         if self.slots.len() < cap {
             self.slots.resize(cap, 0);
         }
