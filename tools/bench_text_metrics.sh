@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Text-metric benchmark against sacreBLEU in one run (see tools/bench_text_metrics.py).
 # Needs a Python with sacrebleu==2.4.3 (PYTHON, default /work/pyref/bin/python).
+# BENCH_N (pairs, 100000) and BENCH_REPEAT (runs per side, best kept, 1) pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-/work/pyref/bin/python}"
