@@ -325,6 +325,27 @@ def gen_distilbert():
     write_model("distilbert", DistilBertForSequenceClassification(cfg), tok_hf, tok, with_types=False, bin_weights=True)
 
 
+# What the two DeBERTa-v2 fixtures share: size, activations, no dropout, an NLI label map.
+DEBERTA_COMMON = dict(
+    hidden_size=32,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    intermediate_size=37,
+    max_position_embeddings=64,
+    hidden_act="gelu",
+    pooler_hidden_size=32,
+    pooler_dropout=0.0,
+    pooler_hidden_act="gelu",
+    hidden_dropout_prob=0.0,
+    attention_probs_dropout_prob=0.0,
+    layer_norm_eps=1e-7,
+    pad_token_id=0,
+    num_labels=3,
+    id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+    label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+)
+
+
 def gen_deberta():
     tok = wordpiece_tokenizer("deberta-v2")
     d = OUT / "deberta-v2"
@@ -332,11 +353,6 @@ def gen_deberta():
     tok_hf = save_tokenizer(tok, d, 64, special)
     cfg = DebertaV2Config(
         vocab_size=tok.get_vocab_size(),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        intermediate_size=37,
-        max_position_embeddings=64,
         type_vocab_size=0,
         relative_attention=True,
         position_buckets=16,
@@ -345,17 +361,7 @@ def gen_deberta():
         share_att_key=True,
         pos_att_type=["p2c", "c2p"],
         position_biased_input=False,
-        hidden_act="gelu",
-        pooler_hidden_size=32,
-        pooler_dropout=0.0,
-        pooler_hidden_act="gelu",
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-        layer_norm_eps=1e-7,
-        pad_token_id=0,
-        num_labels=3,
-        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+        **DEBERTA_COMMON,
     )
     torch.manual_seed(5)
     write_model("deberta-v2", DebertaV2ForSequenceClassification(cfg), tok_hf, tok, with_types=False)
@@ -371,11 +377,6 @@ def gen_deberta_conv():
     tok_hf = save_tokenizer(tok, d, 64, special)
     cfg = DebertaV2Config(
         vocab_size=tok.get_vocab_size(),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        intermediate_size=37,
-        max_position_embeddings=64,
         type_vocab_size=2,
         relative_attention=True,
         position_buckets=-1,
@@ -386,17 +387,7 @@ def gen_deberta_conv():
         position_biased_input=True,
         conv_kernel_size=3,
         conv_act="gelu",
-        hidden_act="gelu",
-        pooler_hidden_size=32,
-        pooler_dropout=0.0,
-        pooler_hidden_act="gelu",
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-        layer_norm_eps=1e-7,
-        pad_token_id=0,
-        num_labels=3,
-        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-        label2id={"entailment": 0, "neutral": 1, "contradiction": 2},
+        **DEBERTA_COMMON,
     )
     torch.manual_seed(7)
     write_model("deberta-v2-conv", DebertaV2ForSequenceClassification(cfg), tok_hf, tok)

@@ -5,6 +5,16 @@ use std::path::PathBuf;
 
 use hauser_nli::{Batching, LoadOptions, ModelSource};
 
+/// Every encoder fixture under `tests/fixtures` (each also has a classification head).
+pub const ENCODERS: [&str; 6] = [
+    "bert",
+    "roberta",
+    "xlm-roberta",
+    "distilbert",
+    "deberta-v2",
+    "deberta-v2-conv",
+];
+
 /// Tolerance against transformers' outputs (also stated in the fixtures' meta).
 pub const TOL: f64 = 1e-4;
 

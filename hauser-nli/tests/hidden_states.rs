@@ -13,15 +13,6 @@ use std::collections::BTreeMap;
 use common::*;
 use hauser_nli::{Embedder, NliError};
 
-const ENCODERS: [&str; 6] = [
-    "bert",
-    "roberta",
-    "xlm-roberta",
-    "distilbert",
-    "deberta-v2",
-    "deberta-v2-conv",
-];
-
 /// Largest difference seen per (architecture, layer), printed at the end of a test so the
 /// observed margins can be read with `--nocapture`.
 #[derive(Default)]

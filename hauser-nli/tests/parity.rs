@@ -7,18 +7,9 @@ mod common;
 use common::*;
 use hauser_nli::{Embedder, SequenceClassifier};
 
-const CLASSIFIERS: [&str; 6] = [
-    "bert",
-    "roberta",
-    "xlm-roberta",
-    "distilbert",
-    "deberta-v2",
-    "deberta-v2-conv",
-];
-
 #[test]
 fn single_sentence_logits_and_ids_match() {
-    for arch in CLASSIFIERS {
+    for arch in ENCODERS {
         let r = reference(arch);
         let c = SequenceClassifier::load(&source(arch), &opts(1)).unwrap();
         for s in r["singles"].as_array().unwrap() {
@@ -39,7 +30,7 @@ fn single_sentence_logits_and_ids_match() {
 
 #[test]
 fn pair_logits_match() {
-    for arch in CLASSIFIERS {
+    for arch in ENCODERS {
         let r = reference(arch);
         let c = SequenceClassifier::load(&source(arch), &opts(1)).unwrap();
         for s in r["pairs"].as_array().unwrap() {
@@ -63,7 +54,7 @@ fn pair_logits_match() {
 
 #[test]
 fn padded_mixed_batches_match_and_keep_input_order() {
-    for arch in CLASSIFIERS {
+    for arch in ENCODERS {
         let r = reference(arch);
         let b = &r["batch"];
         let firsts: Vec<&str> = b["firsts"]
@@ -95,7 +86,7 @@ fn padded_mixed_batches_match_and_keep_input_order() {
 
 #[test]
 fn long_pairs_are_truncated_longest_first_and_counted() {
-    for arch in CLASSIFIERS {
+    for arch in ENCODERS {
         let r = reference(arch);
         let s = &r["long_pair"];
         let (a, b) = (s["first"].as_str().unwrap(), s["second"].as_str().unwrap());
