@@ -3,10 +3,12 @@
 /// How inputs are grouped into batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Batching {
-    /// Inputs per forward pass.
+    /// Inputs per forward pass (candle's padded path); the packed CPU kernels take
+    /// `batch_size * 64` tokens per pass instead (see [`Batching::packed_plan`]).
     pub batch_size: usize,
     /// Sort by length before batching (padding only to similar lengths); `false` batches in
-    /// input order (naive padding), kept for benchmarks.
+    /// input order (naive padding), kept for benchmarks. Candle's padded path only: the packed
+    /// kernels do not pad, so order does not change their work.
     pub bucketed: bool,
 }
 
@@ -31,6 +33,34 @@ impl Batching {
             .chunks(self.batch_size.max(1))
             .map(<[usize]>::to_vec)
             .collect()
+    }
+}
+
+/// Tokens per packed batch for each unit of `batch_size` (32 inputs -> 2,048 tokens).
+pub(crate) const PACKED_TOKENS_PER_INPUT: usize = 64;
+
+impl Batching {
+    /// Batches for the packed CPU kernels, which do not pad: consecutive inputs in input order
+    /// until the batch holds `batch_size * 64` tokens, so every matrix product has about the
+    /// same, large number of rows (sorting by length would only make short-input batches
+    /// small). A batch always holds at least one input.
+    pub fn packed_plan(&self, lengths: &[usize]) -> Vec<Vec<usize>> {
+        let budget = self.batch_size.max(1) * PACKED_TOKENS_PER_INPUT;
+        let mut plan = Vec::new();
+        let mut batch = Vec::new();
+        let mut tokens = 0;
+        for (i, &n) in lengths.iter().enumerate() {
+            if !batch.is_empty() && tokens + n > budget {
+                plan.push(std::mem::take(&mut batch));
+                tokens = 0;
+            }
+            batch.push(i);
+            tokens += n;
+        }
+        if !batch.is_empty() {
+            plan.push(batch);
+        }
+        plan
     }
 }
 
@@ -67,5 +97,20 @@ mod tests {
             bucketed: false,
         };
         assert_eq!(naive.plan(&[3, 9, 1]), vec![vec![0, 1], vec![2]]);
+    }
+
+    #[test]
+    fn packed_plan_fills_token_budgets_in_input_order() {
+        // batch_size 1 -> 64 tokens per batch.
+        let b = Batching {
+            batch_size: 1,
+            bucketed: true,
+        };
+        let plan = b.packed_plan(&[30, 30, 5, 100, 64, 1, 63]);
+        assert_eq!(
+            plan,
+            vec![vec![0, 1], vec![2], vec![3], vec![4], vec![5, 6]]
+        );
+        assert!(b.packed_plan(&[]).is_empty());
     }
 }

@@ -42,7 +42,10 @@ impl TransformerModel {
     pub(crate) fn layer_rows(&self, encs: &[Encoded], layer: usize) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
-        let plan = self.batching.plan(&lengths);
+        let plan = match self.packed_encoder() {
+            Some(_) => self.batching.packed_plan(&lengths),
+            None => self.batching.plan(&lengths),
+        };
         let one_segment = self.config.type_vocab_size.unwrap_or(2) < 2;
         let zeros = vec![0u32; lengths.iter().copied().max().unwrap_or(0)];
         let batches: Vec<(Vec<usize>, Vec<Vec<f32>>)> = match self.packed_encoder() {
