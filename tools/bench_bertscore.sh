@@ -35,7 +35,7 @@ b = [float(x) for x in open(f"{out}/torch_f1.txt")]
 n = torch["pairs"]
 print("| implementation | seconds | pairs/s |")
 print("|---|---|---|")
-print(f"| hauser metric bertscore (candle, CPU) | {rust:.2f} | {n/rust:.0f} |")
+print(f"| hauser metric bertscore (packed CPU kernels) | {rust:.2f} | {n/rust:.0f} |")
 print(f"| bert_score 0.3.13 (PyTorch, CPU) | {torch['seconds']:.2f} | {n/torch['seconds']:.0f} |")
 print(f"speed-up: {torch['seconds']/rust:.2f}x; max |F1 difference| over {n} pairs: {max(abs(x-y) for x,y in zip(a,b)):.2e}")
 PY
