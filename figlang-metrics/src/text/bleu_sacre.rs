@@ -11,7 +11,7 @@ use std::str::FromStr;
 use hauser_core::Signature;
 
 use super::error::MetricError;
-use super::score::MetricScore;
+use super::score::{cached_signature, MetricScore, SignatureCache};
 use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
@@ -154,7 +154,7 @@ struct BleuScratch {
 
 thread_local! {
     static SCRATCH: RefCell<BleuScratch> = RefCell::new(BleuScratch::default());
-    static SIGNATURE: RefCell<Option<(SacreBleu, usize, Signature)>> = const { RefCell::new(None) };
+    static SIGNATURE: SignatureCache<(SacreBleu, usize)> = const { RefCell::new(None) };
 }
 
 fn my_log(x: f64) -> f64 {
@@ -446,18 +446,9 @@ impl SacreBleu {
         ))
     }
 
-    /// [`SacreBleu::signature`], built once per thread and setting and cloned afterwards
-    /// (sentence scores of a corpus share it; formatting it per sentence would cost as much as
-    /// scoring).
+    /// [`SacreBleu::signature`], built once per thread and setting ([`cached_signature`]).
     fn sentence_signature(&self, nrefs: usize) -> Signature {
-        SIGNATURE.with_borrow_mut(|c| match c {
-            Some((k, n, sig)) if k == self && *n == nrefs => sig.clone(),
-            _ => {
-                let sig = self.signature(nrefs);
-                *c = Some((self.clone(), nrefs, sig.clone()));
-                sig
-            }
-        })
+        cached_signature(&SIGNATURE, (self.clone(), nrefs), || self.signature(nrefs))
     }
 
     /// sacreBLEU `corpus_score(hyps, refs)`; `refs[i]` holds the references of `hyps[i]`

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use hauser_core::Signature;
 
 use super::error::MetricError;
-use super::score::MetricScore;
+use super::score::{cached_signature, MetricScore, SignatureCache};
 use super::tokenize::{is_py_space, py_split};
 
 /// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
@@ -66,8 +66,7 @@ struct ChrfScratch {
 
 thread_local! {
     static SCRATCH: RefCell<ChrfScratch> = RefCell::new(ChrfScratch::default());
-    static SIGNATURE: RefCell<Option<(Chrf, usize, &'static str, Signature)>> =
-        const { RefCell::new(None) };
+    static SIGNATURE: SignatureCache<(Chrf, usize, &'static str)> = const { RefCell::new(None) };
 }
 
 const PUNCTS: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
@@ -418,27 +417,33 @@ impl Chrf {
         hyp: &str,
         refs: &[R],
     ) -> Result<MetricScore, MetricError> {
+        self.sentence_scaled(hyp, refs, 1.0, "0-100")
+    }
+
+    /// [`Chrf::signature`], built once per thread and setting ([`cached_signature`]).
+    fn sentence_signature(&self, nrefs: usize, scale: &'static str) -> Signature {
+        cached_signature(&SIGNATURE, (self.clone(), nrefs, scale), || {
+            self.signature(nrefs, scale)
+        })
+    }
+
+    /// Sentence chrF divided by `divisor` (1 for sacreBLEU 2.x's 0-100 scale, 100 for 1.x's
+    /// 0-1), with the signature naming `scale`.
+    fn sentence_scaled<R: AsRef<str>>(
+        &self,
+        hyp: &str,
+        refs: &[R],
+        divisor: f64,
+        scale: &'static str,
+    ) -> Result<MetricScore, MetricError> {
         if refs.is_empty() {
             return Err(MetricError::input("chrf", "no reference"));
         }
         let st = self.segment_stats(hyp, refs);
         Ok(MetricScore::new(
-            self.score_from_stats(&st),
-            self.sentence_signature(refs.len(), "0-100"),
+            self.score_from_stats(&st) / divisor,
+            self.sentence_signature(refs.len(), scale),
         ))
-    }
-
-    /// [`Chrf::signature`], built once per thread and setting and cloned afterwards (sentence
-    /// scores of a corpus share it; formatting it per sentence would cost as much as scoring).
-    fn sentence_signature(&self, nrefs: usize, scale: &'static str) -> Signature {
-        SIGNATURE.with_borrow_mut(|c| match c {
-            Some((k, n, sc, sig)) if k == self && *n == nrefs && *sc == scale => sig.clone(),
-            _ => {
-                let sig = self.signature(nrefs, scale);
-                *c = Some((self.clone(), nrefs, scale, sig.clone()));
-                sig
-            }
-        })
     }
 
     /// Sentence chrF on the 0-1 scale of sacreBLEU 1.x `sentence_chrf`.
@@ -450,14 +455,7 @@ impl Chrf {
         hyp: &str,
         refs: &[R],
     ) -> Result<MetricScore, MetricError> {
-        if refs.is_empty() {
-            return Err(MetricError::input("chrf", "no reference"));
-        }
-        let st = self.segment_stats(hyp, refs);
-        Ok(MetricScore::new(
-            self.score_from_stats(&st) / 100.0,
-            self.sentence_signature(refs.len(), "0-1"),
-        ))
+        self.sentence_scaled(hyp, refs, 100.0, "0-1")
     }
 
     /// Corpus chrF (0-100): statistics summed over segments.

@@ -1,6 +1,30 @@
 //! Scores with their signatures, and multi-reference aggregation helpers.
 
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
 use hauser_core::Signature;
+
+/// A per-thread cache of the last signature built, keyed by the setting that determines it.
+pub(crate) type SignatureCache<K> = RefCell<Option<(K, Signature)>>;
+
+/// The signature for `key` from `cache`, built by `build` only when the key changed: sentence
+/// scores of a corpus share one setting, and formatting a signature per sentence would cost as
+/// much as scoring.
+pub(crate) fn cached_signature<K: PartialEq + Clone + 'static>(
+    cache: &'static LocalKey<SignatureCache<K>>,
+    key: K,
+    build: impl FnOnce() -> Signature,
+) -> Signature {
+    cache.with_borrow_mut(|c| match c {
+        Some((k, sig)) if *k == key => sig.clone(),
+        _ => {
+            let sig = build();
+            *c = Some((key, sig.clone()));
+            sig
+        }
+    })
+}
 
 /// A metric value and the signature that reproduces it.
 #[derive(Debug, Clone, PartialEq)]
