@@ -18,7 +18,7 @@ use figlang_metrics::text::diversity::{Distinct, SelfBleu};
 use figlang_metrics::text::meteor::{Meteor, MeteorVersion};
 use figlang_metrics::text::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
-use figlang_metrics::text::MetricError;
+use figlang_metrics::text::{MetricError, MetricScore};
 use hauser_core::Signature;
 
 use crate::error::CliError;
@@ -155,6 +155,19 @@ fn per_line_refs(refs: &[Vec<String>], i: usize) -> Vec<&str> {
     refs.iter().map(|r| r[i].as_str()).collect()
 }
 
+/// Each hypothesis scored against its own references by `score`, in line order.
+fn line_scores(
+    hyps: &[String],
+    per_refs: &[Vec<&str>],
+    score: impl Fn(&str, &[&str]) -> Result<MetricScore, MetricError>,
+) -> Result<Vec<f64>, CliError> {
+    hyps.iter()
+        .zip(per_refs)
+        .map(|(h, r)| score(h, r).map(|s| s.score))
+        .collect::<Result<_, _>>()
+        .map_err(metric_err)
+}
+
 fn require_refs(name: &str, refs: &[Vec<String>]) -> Result<(), CliError> {
     if refs.is_empty() {
         return Err(CliError::Usage(format!(
@@ -190,11 +203,10 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
             };
             let corpus = corpus_cfg.corpus(hyps, &per_refs).map_err(metric_err)?;
             let per_line = if args.sentence {
-                hyps.iter()
-                    .zip(&per_refs)
-                    .map(|(h, r)| sent_cfg.sentence(h, r).map(|s| s.score / 100.0))
-                    .collect::<Result<_, _>>()
-                    .map_err(metric_err)?
+                line_scores(hyps, &per_refs, |h, r| sent_cfg.sentence(h, r))?
+                    .into_iter()
+                    .map(|x| x / 100.0)
+                    .collect()
             } else {
                 Vec::new()
             };
@@ -218,12 +230,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 tokenizer: nltk_tok,
                 ..NltkBleu::default()
             };
-            let per_line: Vec<f64> = hyps
-                .iter()
-                .zip(&per_refs)
-                .map(|(h, r)| cfg.sentence(h, r).map(|s| s.score))
-                .collect::<Result<_, _>>()
-                .map_err(metric_err)?;
+            let per_line: Vec<f64> = line_scores(hyps, &per_refs, |h, r| cfg.sentence(h, r))?;
             let sig = cfg.signature(refs.len()).with("agg", "mean");
             Ok(Outcome::averaged(per_line, sig))
         }
@@ -239,12 +246,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                 ..base
             };
             let corpus = cfg.corpus(hyps, &per_refs).map_err(metric_err)?;
-            let per_line = hyps
-                .iter()
-                .zip(&per_refs)
-                .map(|(h, r)| cfg.sentence_unit(h, r).map(|s| s.score))
-                .collect::<Result<_, _>>()
-                .map_err(metric_err)?;
+            let per_line = line_scores(hyps, &per_refs, |h, r| cfg.sentence_unit(h, r))?;
             Ok(Outcome {
                 per_line,
                 corpus: corpus.score,
@@ -258,12 +260,8 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
             let (per_line, sig) = match args.rouge_impl.as_str() {
                 "rouge-score" => {
                     let cfg = RougeScore::default();
-                    let v: Vec<f64> = hyps
-                        .iter()
-                        .zip(&per_refs)
-                        .map(|(h, r)| cfg.sentence(kind, h, r).map(|s| s.score))
-                        .collect::<Result<_, _>>()
-                        .map_err(metric_err)?;
+                    let v: Vec<f64> =
+                        line_scores(hyps, &per_refs, |h, r| cfg.sentence(kind, h, r))?;
                     (v, cfg.signature(kind, refs.len()))
                 }
                 imp @ ("pltrdy" | "pltrdy-0.3.2") => {
@@ -276,12 +274,8 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
                         version,
                         pretokenize: args.rouge_pretokenize.then_some(nltk_tok),
                     };
-                    let v: Vec<f64> = hyps
-                        .iter()
-                        .zip(&per_refs)
-                        .map(|(h, r)| cfg.sentence(kind, h, r).map(|s| s.score))
-                        .collect::<Result<_, _>>()
-                        .map_err(metric_err)?;
+                    let v: Vec<f64> =
+                        line_scores(hyps, &per_refs, |h, r| cfg.sentence(kind, h, r))?;
                     (v, cfg.signature(kind, refs.len()))
                 }
                 other => {
@@ -330,12 +324,7 @@ fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<O
             if nltk_tok == NltkTokenizer::V345 {
                 m.version = MeteorVersion::V345;
             }
-            let per_line: Vec<f64> = hyps
-                .iter()
-                .zip(&per_refs)
-                .map(|(h, r)| m.sentence(h, r).map(|s| s.score))
-                .collect::<Result<_, _>>()
-                .map_err(metric_err)?;
+            let per_line: Vec<f64> = line_scores(hyps, &per_refs, |h, r| m.sentence(h, r))?;
             let sig = m.signature(refs.len()).with("agg", "mean");
             Ok(Outcome::averaged(per_line, sig))
         }
