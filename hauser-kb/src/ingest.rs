@@ -14,7 +14,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hauser_core::ComponentExtractor;
 use serde::Serialize;
@@ -296,10 +296,12 @@ fn maps_kb<R: Read, S: TripletSink + ?Sized>(
 }
 
 /// Reads lines into a reused buffer; yields (1-based line, line without the line break).
-fn for_each_line<R: BufRead>(
+/// Calls `f` with each non-blank line (its 1-based number, its text without the line ending);
+/// a line that is not UTF-8 counts as a read row and goes to [`Ctx::bad`].
+fn for_each_row<'a, R: BufRead>(
     mut reader: R,
-    path: &Path,
-    mut f: impl FnMut(u64, std::result::Result<&str, ()>) -> Result<()>,
+    ctx: &mut Ctx<'a>,
+    mut f: impl FnMut(&mut Ctx<'a>, u64, &str) -> Result<()>,
 ) -> Result<()> {
     let mut buf = Vec::with_capacity(256);
     let mut line = 0u64;
@@ -307,7 +309,7 @@ fn for_each_line<R: BufRead>(
         buf.clear();
         let n = reader
             .read_until(b'\n', &mut buf)
-            .map_err(|e| KbError::io(path, e))?;
+            .map_err(|e| KbError::io(ctx.path, e))?;
         if n == 0 {
             return Ok(());
         }
@@ -315,7 +317,14 @@ fn for_each_line<R: BufRead>(
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
-        f(line, std::str::from_utf8(&buf).map_err(|_| ()))?;
+        match std::str::from_utf8(&buf) {
+            Err(_) => {
+                ctx.report.rows_read += 1;
+                ctx.bad(line, "invalid UTF-8")?;
+            }
+            Ok(text) if text.trim().is_empty() => {}
+            Ok(text) => f(ctx, line, text)?,
+        }
     }
 }
 
@@ -333,15 +342,7 @@ fn tsv<R: BufRead, S: TripletSink + ?Sized>(
     ctx: &mut Ctx<'_>,
     sink: &mut S,
 ) -> Result<()> {
-    let path = ctx.path.to_path_buf();
-    for_each_line(reader, &path, |line, text| {
-        let Ok(text) = text else {
-            ctx.report.rows_read += 1;
-            return ctx.bad(line, "invalid UTF-8");
-        };
-        if text.trim().is_empty() {
-            return Ok(());
-        }
+    for_each_row(reader, ctx, |ctx, line, text| {
         let fields: Vec<&str> = text.split('\t').collect();
         if format == InputFormat::Triplets {
             if line == 1 && is_header(&fields, &["topic", "property", "vehicle"]) {
@@ -389,21 +390,13 @@ fn similes<R: BufRead, S: TripletSink + ?Sized>(
     ctx: &mut Ctx<'_>,
     sink: &mut S,
 ) -> Result<()> {
-    let path: PathBuf = ctx.path.to_path_buf();
-    for_each_line(reader, &path, |line, text| {
-        let Ok(text) = text else {
-            ctx.report.rows_read += 1;
-            return ctx.bad(line, "invalid UTF-8");
-        };
-        if text.trim().is_empty() {
-            return Ok(());
-        }
+    for_each_row(reader, ctx, |ctx, line, text| {
         ctx.report.rows_read += 1;
         let comps = match extractor.extract(text, None) {
             Ok(c) => c,
             Err(source) if !ctx.opts.skip_bad_rows => {
                 return Err(KbError::Extraction {
-                    path: path.clone(),
+                    path: ctx.path.to_path_buf(),
                     line,
                     source,
                 })
