@@ -1,43 +1,24 @@
 //! End-to-end tests of `hauser score`: record counts, error records, exit codes.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn hauser() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-}
+mod common;
+use common::*;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn records(out: &Output) -> Vec<Value> {
-    String::from_utf8(out.stdout.clone())
-        .expect("stdout is UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every stdout line is JSON"))
-        .collect()
-}
-
 fn run_on(text: &str, extra: &[&str]) -> Output {
-    let mut child = hauser()
-        .args(["score", "--input", "-"])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hauser starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("hauser finishes")
+    let args: Vec<&str> = ["score", "--input", "-"]
+        .iter()
+        .chain(extra)
+        .copied()
+        .collect();
+    run_stdin(&args, text)
 }
 
 #[test]
@@ -52,7 +33,7 @@ fn example_input_scores_every_candidate() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(recs.len(), 11);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("relevance: skipped"), "{stderr}");
@@ -92,7 +73,7 @@ fn malformed_lines_yield_error_records_and_the_run_goes_on() {
         Some(1),
         "any failed record gives exit code 1"
     );
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(recs.len(), 2 + 1 + 1 + 1);
     assert_eq!(recs[0]["informativeness_raw"], 1.0);
     assert_eq!(recs[1]["informativeness_raw"], 2.0);
@@ -115,7 +96,7 @@ fn mismatched_components_fail_every_candidate_of_the_line() {
     let input = r#"{"literal": "a", "candidates": ["b", "c"], "components": [[]]}"#;
     let out = run_on(input, &[]);
     assert_eq!(out.status.code(), Some(1));
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0]["line"], 1);
     assert!(recs[0]["error"]
@@ -188,7 +169,7 @@ fn original_hauser_json_file_yields_one_record_per_candidate() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(recs.len(), 12_495);
     assert!(recs.iter().all(|r| r.get("error").is_none()));
     assert_eq!(recs[5]["group"], 1);

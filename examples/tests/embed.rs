@@ -2,35 +2,16 @@
 //! `hauser score --nli/--sentiment` with tiny models.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn hauser() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-}
+mod common;
+use common::*;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../hauser-nli/tests/fixtures")
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = hauser()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn vectors(out: &Output) -> Vec<Vec<f64>> {

@@ -1,39 +1,8 @@
 //! End-to-end tests of `hauser extract`, and of `hauser score` filling components with the
 //! extractor.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-use serde_json::Value;
-
-fn hauser() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-}
-
-fn run_on(args: &[&str], stdin: &str) -> Output {
-    let mut child = hauser()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hauser starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("hauser finishes")
-}
-
-fn records(out: &Output) -> Vec<Value> {
-    String::from_utf8(out.stdout.clone())
-        .expect("stdout is UTF-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every stdout line is JSON"))
-        .collect()
-}
+mod common;
+use common::*;
 
 #[test]
 fn plain_and_jsonl_lines_give_components_in_order() {
@@ -45,9 +14,9 @@ fn plain_and_jsonl_lines_give_components_in_order() {
         "{\"text\": \"Her smile was brighter than the sun.\"}\n",
         "{\"simile\": 3}\n",
     );
-    let out = run_on(&["extract", "--input", "-"], input);
+    let out = run_stdin(&["extract", "--input", "-"], input);
     assert_eq!(out.status.code(), Some(1), "one bad line gives exit code 1");
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(
         recs.len(),
         5,
@@ -78,12 +47,12 @@ fn plain_and_jsonl_lines_give_components_in_order() {
 
 #[test]
 fn like_only_drops_other_comparators() {
-    let out = run_on(
+    let out = run_stdin(
         &["extract", "--like-only", "--input", "-"],
         "Her smile was brighter than the sun.\n",
     );
     assert!(out.status.success());
-    assert_eq!(records(&out)[0]["components"], serde_json::json!([]));
+    assert_eq!(json_lines(&out)[0]["components"], serde_json::json!([]));
 }
 
 #[test]
@@ -99,13 +68,13 @@ fn missing_input_file_is_a_clear_error() {
 #[test]
 fn score_extracts_components_unless_disabled() {
     let group = r#"{"literal": "He yelps and howls.", "candidates": ["He yelps and howls like a wolf.", "He yelps and howls like a lonely grey wolf."]}"#;
-    let out = run_on(&["score", "--input", "-"], group);
+    let out = run_stdin(&["score", "--input", "-"], group);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert_eq!(
         recs[1]["components"],
         serde_json::json!([["He", "a lonely grey wolf", "howls"]])
@@ -117,9 +86,9 @@ fn score_extracts_components_unless_disabled() {
         .unwrap()
         .contains("extract-rules"));
 
-    let out = run_on(&["score", "--no-extract", "--input", "-"], group);
+    let out = run_stdin(&["score", "--no-extract", "--input", "-"], group);
     assert!(out.status.success());
-    let recs = records(&out);
+    let recs = json_lines(&out);
     assert!(recs[0]["components"].is_null());
     assert!(recs[0].get("informativeness").is_none());
 }
