@@ -1,16 +1,12 @@
 //! End-to-end tests of `hauser kb build|lookup|stats|synth` and `hauser score --kb`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn hauser(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-        .args(args)
-        .output()
-        .expect("hauser runs")
-}
+mod common;
+use common::*;
 
 fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
@@ -46,7 +42,7 @@ fn build(dir: &Path, text: &str, extra: &[&str]) -> (PathBuf, Output) {
         index.to_str().expect("utf-8 path"),
     ];
     args.extend_from_slice(extra);
-    let out = hauser(&args);
+    let out = run(&args);
     (index, out)
 }
 
@@ -60,7 +56,7 @@ fn build_lookup_and_stats() {
     assert_eq!(report["index"]["triplets"], 5);
     let idx = index.to_str().expect("utf-8 path");
 
-    let out = hauser(&[
+    let out = run(&[
         "kb",
         "lookup",
         idx,
@@ -80,7 +76,7 @@ fn build_lookup_and_stats() {
     assert_eq!(v["top_properties"].as_array().map(Vec::len), Some(1));
     assert_eq!(v["top_properties"][0]["name"], "fierce");
 
-    let out = hauser(&[
+    let out = run(&[
         "kb",
         "lookup",
         idx,
@@ -90,11 +86,11 @@ fn build_lookup_and_stats() {
         "cold",
     ]);
     assert_eq!(json(&out)["top_vehicles"][0]["name"], "ice");
-    let out = hauser(&["kb", "lookup", idx, "--topic", "he"]);
+    let out = run(&["kb", "lookup", idx, "--topic", "he"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--vehicle"), "{}", stderr(&out));
 
-    let out = hauser(&["kb", "stats", idx]);
+    let out = run(&["kb", "stats", idx]);
     let s = json(&out);
     assert_eq!(s["vehicles"], 3);
     assert_eq!(s["total_count"], 57.0);
@@ -131,7 +127,7 @@ fn corrupt_index_is_a_clear_error() {
     let (index, _) = build(dir.path(), TRIPLETS, &[]);
     let bytes = std::fs::read(&index).expect("read");
     std::fs::write(&index, &bytes[..bytes.len() - 3]).expect("truncate");
-    let out = hauser(&["kb", "stats", index.to_str().expect("utf-8 path")]);
+    let out = run(&["kb", "stats", index.to_str().expect("utf-8 path")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("corrupt or incompatible knowledge base"),
@@ -145,7 +141,7 @@ fn synth_then_build_maps_kb() {
     let dir = tempfile::tempdir().expect("tempdir");
     let csv = dir.path().join("synth.csv");
     let csv_s = csv.to_str().expect("utf-8 path");
-    let out = hauser(&[
+    let out = run(&[
         "kb",
         "synth",
         "--triplets",
@@ -161,7 +157,7 @@ fn synth_then_build_maps_kb() {
     assert!(text.starts_with("new_topic,property,new_vehicle,count,plausibility\n"));
     assert_eq!(text.lines().count(), 2001);
     let index = dir.path().join("s.idx");
-    let out = hauser(&[
+    let out = run(&[
         "kb",
         "build",
         "--input",
@@ -177,7 +173,7 @@ fn synth_then_build_maps_kb() {
     assert_eq!(v["index"]["plausibility"], true);
     // Same seed, same file.
     let again = dir.path().join("again.csv");
-    hauser(&[
+    run(&[
         "kb",
         "synth",
         "--triplets",
@@ -196,7 +192,7 @@ fn score_with_and_without_kb() {
     let (index, _) = build(dir.path(), TRIPLETS, &[]);
     let input = example_data();
     let input = input.to_str().expect("utf-8 path");
-    let out = hauser(&["score", "--input", input]);
+    let out = run(&["score", "--input", input]);
     assert!(
         stderr(&out).contains("relevance: skipped (no --kb given)"),
         "{}",
@@ -208,7 +204,7 @@ fn score_with_and_without_kb() {
         stderr(&out)
     );
 
-    let out = hauser(&[
+    let out = run(&[
         "score",
         "--input",
         input,
@@ -237,15 +233,11 @@ fn score_with_and_without_kb() {
     assert_eq!(wolf[1]["creativity"], 1.0);
     assert_eq!(wolf[2]["creativity"], 0.0);
     let sig = wolf[0]["signature"].to_string();
-    let checksum = json(&hauser(&[
-        "kb",
-        "stats",
-        index.to_str().expect("utf-8 path"),
-    ]))["checksum"]
-        .clone();
+    let checksum =
+        json(&run(&["kb", "stats", index.to_str().expect("utf-8 path")]))["checksum"].clone();
     assert!(sig.contains(checksum.as_str().expect("checksum")), "{sig}");
 
-    let out = hauser(&["score", "--input", input, "--kb", "/nonexistent.idx"]);
+    let out = run(&["score", "--input", input, "--kb", "/nonexistent.idx"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("/nonexistent.idx"),

@@ -1,16 +1,12 @@
 //! End-to-end tests of `hauser meta-eval` and `hauser corr`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn hauser(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-        .args(args)
-        .output()
-        .expect("run hauser")
-}
+mod common;
+use common::*;
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -45,7 +41,7 @@ A\ts3\t3\t0.2\nB\ts3\t5\t0.5\nC\ts3\t4\t0.4\n";
 fn meta_eval_prints_system_and_segment_correlations() {
     let dir = tempfile::tempdir().expect("tmp");
     let input = write(dir.path(), "t.tsv", TABLE);
-    let v = json_out(&hauser(&["meta-eval", "--input", &input]));
+    let v = json_out(&run(&["meta-eval", "--input", &input]));
     assert_eq!(v["n_systems"], 3);
     assert_eq!(v["n_segments"], 3);
     assert_eq!(v["n_items"], 9);
@@ -95,8 +91,8 @@ fn meta_eval_honours_column_options_and_bootstrap() {
         "--seed",
         "7",
     ];
-    let a = json_out(&hauser(&args));
-    let b = json_out(&hauser(&args));
+    let a = json_out(&run(&args));
+    let b = json_out(&run(&args));
     assert_eq!(a, b, "seeded bootstrap is reproducible");
     close(&a["system_pearson"], 0.96312313730186, 1e-12);
     let ci = &a["bootstrap"]["segment_kendall_wmt_ci95"];
@@ -112,9 +108,7 @@ fn corr_matches_scipy() {
         "c.tsv",
         "id\tx\ty\n1\t1\t5\n2\t2\t6\n3\t3\t7\n4\t4\t8\n5\t5\t7\n",
     );
-    let v = json_out(&hauser(&[
-        "corr", "--input", &input, "--x", "x", "--y", "y",
-    ]));
+    let v = json_out(&run(&["corr", "--input", &input, "--x", "x", "--y", "y"]));
     // scipy.stats.pearsonr / spearmanr / kendalltau of [1..5] and [5, 6, 7, 8, 7]
     assert_eq!(v["n"], 5);
     close(&v["pearson"], 0.8320502943378436, 1e-12);
@@ -129,14 +123,12 @@ fn corr_matches_scipy() {
 fn constant_column_gives_null_not_a_crash() {
     let dir = tempfile::tempdir().expect("tmp");
     let input = write(dir.path(), "c.tsv", "x\ty\n1\t2\n2\t2\n3\t2\n");
-    let v = json_out(&hauser(&[
-        "corr", "--input", &input, "--x", "x", "--y", "y",
-    ]));
+    let v = json_out(&run(&["corr", "--input", &input, "--x", "x", "--y", "y"]));
     assert!(v["pearson"].is_null() && v["spearman_p"].is_null() && v["kendall"].is_null());
 }
 
 fn failure(args: &[&str]) -> String {
-    let out = hauser(args);
+    let out = run(args);
     assert_eq!(out.status.code(), Some(2), "{args:?} should fail");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

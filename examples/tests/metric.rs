@@ -2,7 +2,10 @@
 //! Expected corpus values were produced by sacreBLEU 2.4.3 on the same lines.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::*;
 
 fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.path().join(name);
@@ -11,11 +14,10 @@ fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn hauser(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-        .arg("metric")
-        .args(args)
-        .output()
-        .expect("runs")
+    let args: Vec<&str> = std::iter::once("metric")
+        .chain(args.iter().copied())
+        .collect();
+    run(&args)
 }
 
 const HYP: &[u8] = b"It depends on when you are ready.\nThe cat sat.\n";

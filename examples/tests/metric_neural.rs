@@ -1,10 +1,12 @@
 //! `hauser metric bertscore|perplexity|style` end to end on the tiny random models.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use figlang_metrics::neural::{BertScore, BertScoreOptions, BosMode, Perplexity};
 use hauser_nli::{CausalLm, Embedder, LoadOptions, ModelSource};
+
+mod common;
+use common::*;
 
 fn tiny(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,13 +18,6 @@ fn write(dir: &Path, name: &str, lines: &[&str]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, lines.join("\n") + "\n").expect("write");
     p
-}
-
-fn hauser(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_hauser"))
-        .args(args)
-        .output()
-        .expect("hauser runs")
 }
 
 /// The numbers a `--sentence` run printed, one per line.
@@ -47,7 +42,7 @@ fn bertscore_sentence_scores_match_the_library() {
     let hyp = write(dir.path(), "hyp.txt", &HYPS);
     let reference = write(dir.path(), "ref.txt", &REFS);
     let model = tiny("bert");
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "bertscore",
         "--model",
@@ -82,7 +77,7 @@ fn bertscore_sentence_scores_match_the_library() {
     }
 
     // Corpus mode: one JSON line with P/R/F1 means and the signature.
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "bertscore",
         "--model",
@@ -109,7 +104,7 @@ fn bertscore_errors_are_clear() {
     let hyp = write(dir.path(), "hyp.txt", &HYPS);
     let model = tiny("bert");
     // No layer and no default for a local directory.
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "bertscore",
         "--model",
@@ -122,7 +117,7 @@ fn bertscore_errors_are_clear() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--layer"));
     // A missing model directory names the model.
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "bertscore",
         "--model",
@@ -137,7 +132,7 @@ fn bertscore_errors_are_clear() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/model"));
     // No --model at all.
-    let out = hauser(&["metric", "perplexity", "--hyp", hyp.to_str().unwrap()]);
+    let out = run(&["metric", "perplexity", "--hyp", hyp.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--model"));
 }
 
@@ -146,7 +141,7 @@ fn perplexity_and_style_from_the_command_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     let hyp = write(dir.path(), "hyp.txt", &HYPS);
     let gpt2 = tiny("gpt2");
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "perplexity",
         "--model",
@@ -181,16 +176,16 @@ fn perplexity_and_style_from_the_command_line() {
         hyp.to_str().unwrap(),
         "--sentence",
     ];
-    let plain = numbers(hauser(&args).stdout);
+    let plain = numbers(run(&args).stdout);
     let mut flipped_args = args.to_vec();
     flipped_args.extend(["--flip", "2-3"]);
-    let flipped = numbers(hauser(&flipped_args).stdout);
+    let flipped = numbers(run(&flipped_args).stdout);
     assert_eq!(plain.len(), 3);
     assert_eq!(flipped[0], plain[0]);
     for i in 1..3 {
         assert!((flipped[i] - (1.0 - plain[i])).abs() < 1e-12);
     }
-    let out = hauser(&[
+    let out = run(&[
         "metric",
         "style",
         "--model",

@@ -37,3 +37,8 @@ pub fn json_lines(out: &Output) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).expect("every stdout line is JSON"))
         .collect()
 }
+
+/// Runs `hauser ARGS` and collects its output.
+pub fn run(args: &[&str]) -> Output {
+    hauser().args(args).output().expect("hauser runs")
+}
