@@ -8,6 +8,7 @@ use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
 use crate::source::ModelSource;
+use crate::tokenize::Encoded;
 
 enum Head {
     /// BERT: pooler (dense + tanh on [CLS]) then classifier.
@@ -170,29 +171,46 @@ impl SequenceClassifier {
     /// # Errors
     /// Tokenizer or inference failures, named with the model.
     pub fn predict(&self, inputs: &[(&str, Option<&str>)]) -> Result<Predictions> {
+        let (encs, truncated) = self.model.encode_all(inputs)?;
+        let logits = if self.model.uses_packed_cpu() {
+            self.packed_logits(&encs)?
+        } else {
+            self.padded_logits(&encs)?
+        };
+        let probs = logits.iter().map(|l| softmax(l)).collect();
+        Ok(Predictions {
+            logits,
+            probs,
+            truncated,
+        })
+    }
+
+    /// The head on the first token's last-layer state from the packed CPU kernels.
+    fn packed_logits(&self, encs: &[Encoded]) -> Result<Vec<Vec<f32>>> {
+        let name = self.model.source.name();
+        let h = self.model.config.hidden_size;
+        let rows = self
+            .model
+            .layer_rows(encs, self.model.exposed_layers() - 1)?;
+        let mut cls = Vec::with_capacity(rows.len() * h);
+        for r in &rows {
+            match r.get(..h) {
+                Some(first) => cls.extend_from_slice(first),
+                // No tokens at all (empty text, a tokenizer without special tokens): zeros.
+                None => cls.resize(cls.len() + h, 0.0),
+            }
+        }
+        Tensor::from_vec(cls, (rows.len(), h), &self.model.device)
+            .and_then(|t| self.head.forward(&t))
+            .and_then(|t| t.to_vec2())
+            .map_err(infer_err(&name))
+    }
+
+    /// The head on candle's padded forward pass, batch by batch (the state of the first token
+    /// is taken on the device).
+    fn padded_logits(&self, encs: &[Encoded]) -> Result<Vec<Vec<f32>>> {
         let name = self.model.source.name();
         let e = infer_err(&name);
-        let (encs, truncated) = self.model.encode_all(inputs)?;
-        if self.model.uses_packed_cpu() {
-            let h = self.model.config.hidden_size;
-            let last = self.model.exposed_layers() - 1;
-            let rows = self.model.layer_rows(&encs, last)?;
-            let mut cls = Vec::with_capacity(rows.len() * h);
-            for r in &rows {
-                cls.extend_from_slice(&r[..h.min(r.len())]);
-                cls.resize(cls.len() + h - h.min(r.len()), 0.0);
-            }
-            let logits: Vec<Vec<f32>> = Tensor::from_vec(cls, (rows.len(), h), &self.model.device)
-                .and_then(|t| self.head.forward(&t))
-                .and_then(|t| t.to_vec2())
-                .map_err(&e)?;
-            let probs = logits.iter().map(|l| softmax(l)).collect();
-            return Ok(Predictions {
-                logits,
-                probs,
-                truncated,
-            });
-        }
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
         let mut out = Vec::new();
         for idx in self.model.batching.plan(&lengths) {
@@ -214,13 +232,7 @@ impl SequenceClassifier {
             let rows: Vec<Vec<f32>> = logits.to_vec2().map_err(&e)?;
             out.push((idx, rows));
         }
-        let logits = scatter(inputs.len(), out);
-        let probs = logits.iter().map(|l| softmax(l)).collect();
-        Ok(Predictions {
-            logits,
-            probs,
-            truncated,
-        })
+        Ok(scatter(encs.len(), out))
     }
 }
 
