@@ -42,26 +42,17 @@ impl TransformerModel {
     pub(crate) fn layer_rows(&self, encs: &[Encoded], layer: usize) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
-        let plan = match self.packed_encoder() {
-            Some(_) => self.batching.packed_plan(&lengths),
-            None => self.batching.plan(&lengths),
-        };
-        let one_segment = self.config.type_vocab_size.unwrap_or(2) < 2;
-        let zeros = vec![0u32; lengths.iter().copied().max().unwrap_or(0)];
         let batches: Vec<(Vec<usize>, Vec<Vec<f32>>)> = match self.packed_encoder() {
             Some(packed) => {
-                plan.into_par_iter()
+                self.batching
+                    .packed_plan(&lengths)
+                    .into_par_iter()
                     .map(|idx| {
                         let seqs: Vec<SeqRef<'_>> = idx
                             .iter()
                             .map(|&i| SeqRef {
                                 ids: &encs[i].ids,
-                                // A single-segment model (RoBERTa) takes all-zero segment ids.
-                                type_ids: if one_segment {
-                                    &zeros[..encs[i].ids.len()]
-                                } else {
-                                    &encs[i].type_ids
-                                },
+                                type_ids: &encs[i].type_ids,
                             })
                             .collect();
                         let rows = packed.forward(&seqs, layer).map_err(|message| {
@@ -76,8 +67,8 @@ impl TransformerModel {
             }
             None => {
                 let e = infer_err(&name);
-                let mut out = Vec::with_capacity(plan.len());
-                for idx in plan {
+                let mut out = Vec::new();
+                for idx in self.batching.plan(&lengths) {
                     let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
                     let (states, _) = self.forward(&batch)?;
                     let all: Vec<Vec<Vec<f32>>> = states[layer]

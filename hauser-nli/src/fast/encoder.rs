@@ -126,6 +126,9 @@ impl PackedEncoder {
                 x.extend_from_slice(table(&self.word, id as usize, "token")?);
                 let row = &mut x[start..];
                 if let Some(tt) = &self.token_type {
+                    // A single-segment model (RoBERTa) takes all-zero segment ids, whatever
+                    // the tokenizer's post-processor assigned to a pair's second sentence.
+                    let ty = if tt.len() == h { 0 } else { ty };
                     let seg = table(tt, ty as usize, "segment")?;
                     row.iter_mut().zip(seg).for_each(|(a, b)| *a += b);
                 }
