@@ -106,6 +106,14 @@ def wordpiece_tokenizer(name, lowercase=True):
     return tok
 
 
+def wordpiece_model_tokenizer(name):
+    """The WordPiece tokenizer of fixture `name`, saved with BERT's special tokens; returns
+    (tokenizers object, transformers tokenizer)."""
+    tok = wordpiece_tokenizer(name)
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    return tok, save_tokenizer(tok, OUT / name, 64, special)
+
+
 def bpe_tokenizer(roberta):
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -264,10 +272,7 @@ def small(**kw):
 
 
 def gen_bert():
-    tok = wordpiece_tokenizer("bert")
-    d = OUT / "bert"
-    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    tok_hf = save_tokenizer(tok, d, 64, special)
+    tok, tok_hf = wordpiece_model_tokenizer("bert")
     cfg = BertConfig(
         vocab_size=tok.get_vocab_size(),
         type_vocab_size=2,
@@ -302,10 +307,7 @@ def gen_roberta(name, cls_cfg, cls_model):
 
 
 def gen_distilbert():
-    tok = wordpiece_tokenizer("distilbert")
-    d = OUT / "distilbert"
-    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    tok_hf = save_tokenizer(tok, d, 64, special)
+    tok, tok_hf = wordpiece_model_tokenizer("distilbert")
     cfg = DistilBertConfig(
         vocab_size=tok.get_vocab_size(),
         dim=32,
@@ -347,10 +349,7 @@ DEBERTA_COMMON = dict(
 
 
 def gen_deberta():
-    tok = wordpiece_tokenizer("deberta-v2")
-    d = OUT / "deberta-v2"
-    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    tok_hf = save_tokenizer(tok, d, 64, special)
+    tok, tok_hf = wordpiece_model_tokenizer("deberta-v2")
     cfg = DebertaV2Config(
         vocab_size=tok.get_vocab_size(),
         type_vocab_size=0,
@@ -371,10 +370,7 @@ def gen_deberta_conv():
     """The DeBERTa-v2 (xlarge/xxlarge) variant: a convolution after the first layer, segment
     embeddings, absolute positions added to the input, separate position projections, no
     log-buckets and no layer norm on the relative table (the v3 fixture above covers those)."""
-    tok = wordpiece_tokenizer("deberta-v2-conv")
-    d = OUT / "deberta-v2-conv"
-    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    tok_hf = save_tokenizer(tok, d, 64, special)
+    tok, tok_hf = wordpiece_model_tokenizer("deberta-v2-conv")
     cfg = DebertaV2Config(
         vocab_size=tok.get_vocab_size(),
         type_vocab_size=2,
