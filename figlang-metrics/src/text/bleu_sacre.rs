@@ -11,7 +11,7 @@ use std::str::FromStr;
 use hauser_core::Signature;
 
 use super::error::MetricError;
-use super::score::{cached_signature, MetricScore, SignatureCache};
+use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
 use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
@@ -461,23 +461,9 @@ impl SacreBleu {
         hyps: &[H],
         refs: &[Vec<R>],
     ) -> Result<MetricScore, MetricError> {
-        if hyps.len() != refs.len() {
-            return Err(MetricError::input(
-                "bleu",
-                format!(
-                    "{} hypotheses for {} reference sets",
-                    hyps.len(),
-                    refs.len()
-                ),
-            ));
-        }
+        let nrefs = corpus_nrefs("bleu", hyps.len(), refs)?;
         let mut total = BleuStats::zeros(self.max_ngram_order);
-        let mut nrefs = 0;
         for (h, r) in hyps.iter().zip(refs) {
-            if r.is_empty() {
-                return Err(MetricError::input("bleu", "a hypothesis has no reference"));
-            }
-            nrefs = nrefs.max(r.len());
             self.accumulate(h.as_ref(), r, &mut total);
         }
         Ok(MetricScore::new(

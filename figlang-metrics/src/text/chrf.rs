@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use hauser_core::Signature;
 
 use super::error::MetricError;
-use super::score::{cached_signature, MetricScore, SignatureCache};
+use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
 use super::tokenize::{is_py_space, py_split};
 
 /// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
@@ -467,23 +467,9 @@ impl Chrf {
         hyps: &[H],
         refs: &[Vec<R>],
     ) -> Result<MetricScore, MetricError> {
-        if hyps.len() != refs.len() {
-            return Err(MetricError::input(
-                "chrf",
-                format!(
-                    "{} hypotheses for {} reference sets",
-                    hyps.len(),
-                    refs.len()
-                ),
-            ));
-        }
+        let nrefs = corpus_nrefs("chrf", hyps.len(), refs)?;
         let mut total = vec![0usize; 3 * (self.char_order + self.word_order)];
-        let mut nrefs = 0;
         for (h, r) in hyps.iter().zip(refs) {
-            if r.is_empty() {
-                return Err(MetricError::input("chrf", "a hypothesis has no reference"));
-            }
-            nrefs = nrefs.max(r.len());
             for (t, s) in total.iter_mut().zip(self.segment_stats(h.as_ref(), r)) {
                 *t += s;
             }

@@ -5,6 +5,27 @@ use std::thread::LocalKey;
 
 use hauser_core::Signature;
 
+use super::error::MetricError;
+
+/// What sacreBLEU's corpus scores require: one reference set per hypothesis, none of them
+/// empty. Returns the largest number of references (for the signature).
+pub(crate) fn corpus_nrefs<R>(
+    metric: &str,
+    n_hyps: usize,
+    refs: &[Vec<R>],
+) -> Result<usize, MetricError> {
+    if n_hyps != refs.len() {
+        return Err(MetricError::input(
+            metric,
+            format!("{n_hyps} hypotheses for {} reference sets", refs.len()),
+        ));
+    }
+    if refs.iter().any(Vec::is_empty) {
+        return Err(MetricError::input(metric, "a hypothesis has no reference"));
+    }
+    Ok(refs.iter().map(Vec::len).max().unwrap_or(0))
+}
+
 /// A per-thread cache of the last signature built, keyed by the setting that determines it.
 pub(crate) type SignatureCache<K> = RefCell<Option<(K, Signature)>>;
 
