@@ -10,7 +10,7 @@ use candle_nn::{
 };
 
 use crate::config::ModelConfig;
-use crate::fast::{EncoderModules, LayerModules};
+use crate::fast::{pack, pack_layer, EncoderModules, LayerModules, PackedEncoder};
 
 /// Maps a transformers activation name to candle's.
 pub(crate) fn activation(name: Option<&str>) -> Activation {
@@ -42,46 +42,95 @@ pub(crate) struct BertEncoder {
     layers: Vec<Layer>,
     heads: usize,
     act: Activation,
-    /// RoBERTa numbers positions from `padding_idx + 1`; BERT from 0.
-    roberta_pad: Option<u32>,
+}
+
+/// The embedding modules of a BERT-layout encoder.
+struct Embeddings {
+    word: Embedding,
+    position: Embedding,
+    token_type: Option<Embedding>,
+    norm: LayerNorm,
+}
+
+fn layer_norm_eps(cfg: &ModelConfig) -> f64 {
+    cfg.layer_norm_eps.unwrap_or(1e-12)
+}
+
+fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig) -> Result<Embeddings> {
+    let h = cfg.hidden_size;
+    if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
+        candle_core::bail!(
+            "hidden_size {h} is not a multiple of num_attention_heads {}",
+            cfg.num_attention_heads
+        );
+    }
+    let e = vb.pp("embeddings");
+    Ok(Embeddings {
+        word: embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?,
+        position: embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?,
+        token_type: match cfg.type_vocab_size.unwrap_or(2) {
+            0 => None,
+            n => Some(embedding(n, h, e.pp("token_type_embeddings"))?),
+        },
+        norm: layer_norm(h, layer_norm_eps(cfg), e.pp("LayerNorm"))?,
+    })
+}
+
+fn load_layer(vb: &VarBuilder<'_>, cfg: &ModelConfig, i: usize) -> Result<Layer> {
+    let h = cfg.hidden_size;
+    let eps = layer_norm_eps(cfg);
+    let inter = cfg.intermediate_size.unwrap_or(4 * h);
+    let l = vb.pp(format!("encoder.layer.{i}"));
+    let a = l.pp("attention");
+    Ok(Layer {
+        query: linear(h, h, a.pp("self.query"))?,
+        key: linear(h, h, a.pp("self.key"))?,
+        value: linear(h, h, a.pp("self.value"))?,
+        attn_out: linear(h, h, a.pp("output.dense"))?,
+        attn_norm: layer_norm(h, eps, a.pp("output.LayerNorm"))?,
+        intermediate: linear(h, inter, l.pp("intermediate.dense"))?,
+        output: linear(inter, h, l.pp("output.dense"))?,
+        out_norm: layer_norm(h, eps, l.pp("output.LayerNorm"))?,
+    })
+}
+
+impl Layer {
+    fn modules(&self) -> LayerModules<'_> {
+        LayerModules {
+            query: &self.query,
+            key: &self.key,
+            value: &self.value,
+            attn_out: &self.attn_out,
+            attn_norm: &self.attn_norm,
+            intermediate: &self.intermediate,
+            output: &self.output,
+            out_norm: &self.out_norm,
+        }
+    }
+}
+
+/// Number of positions taken before the first token: RoBERTa numbers positions from
+/// `padding_idx + 1`, BERT from 0.
+pub(crate) fn position_offset(cfg: &ModelConfig, roberta: bool) -> usize {
+    if roberta {
+        cfg.pad_token_id.unwrap_or(1) as usize + 1
+    } else {
+        0
+    }
 }
 
 impl BertEncoder {
     /// Loads from `vb` (already narrowed to the base-model prefix).
-    pub(crate) fn load(vb: VarBuilder<'_>, cfg: &ModelConfig, roberta: bool) -> Result<Self> {
-        let h = cfg.hidden_size;
-        let eps = cfg.layer_norm_eps.unwrap_or(1e-12);
-        let inter = cfg.intermediate_size.unwrap_or(4 * h);
-        let e = vb.pp("embeddings");
-        let word = embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?;
-        let position = embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?;
-        let token_type = match cfg.type_vocab_size.unwrap_or(2) {
-            0 => None,
-            n => Some(embedding(n, h, e.pp("token_type_embeddings"))?),
-        };
-        let norm = layer_norm(h, eps, e.pp("LayerNorm"))?;
+    pub(crate) fn load(vb: VarBuilder<'_>, cfg: &ModelConfig) -> Result<Self> {
+        let Embeddings {
+            word,
+            position,
+            token_type,
+            norm,
+        } = load_embeddings(&vb, cfg)?;
         let layers = (0..cfg.num_hidden_layers)
-            .map(|i| {
-                let l = vb.pp(format!("encoder.layer.{i}"));
-                let a = l.pp("attention");
-                Ok(Layer {
-                    query: linear(h, h, a.pp("self.query"))?,
-                    key: linear(h, h, a.pp("self.key"))?,
-                    value: linear(h, h, a.pp("self.value"))?,
-                    attn_out: linear(h, h, a.pp("output.dense"))?,
-                    attn_norm: layer_norm(h, eps, a.pp("output.LayerNorm"))?,
-                    intermediate: linear(h, inter, l.pp("intermediate.dense"))?,
-                    output: linear(inter, h, l.pp("output.dense"))?,
-                    out_norm: layer_norm(h, eps, l.pp("output.LayerNorm"))?,
-                })
-            })
+            .map(|i| load_layer(&vb, cfg, i))
             .collect::<Result<Vec<_>>>()?;
-        if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
-            candle_core::bail!(
-                "hidden_size {h} is not a multiple of num_attention_heads {}",
-                cfg.num_attention_heads
-            );
-        }
         Ok(Self {
             word,
             position,
@@ -90,19 +139,30 @@ impl BertEncoder {
             layers,
             heads: cfg.num_attention_heads,
             act: activation(cfg.hidden_act.as_deref()),
-            roberta_pad: roberta.then_some(cfg.pad_token_id.unwrap_or(1)),
         })
     }
 
-    /// Number of positions taken before the first token (RoBERTa: padding index + 1).
-    pub(crate) fn position_offset(&self) -> usize {
-        self.roberta_pad.map_or(0, |p| p as usize + 1)
-    }
-
-    /// Position ids of one unpadded sequence.
-    pub(crate) fn positions(&self, len: usize) -> Vec<u32> {
-        let off = self.position_offset() as u32;
-        (0..len as u32).map(|i| i + off).collect()
+    /// The packed CPU copy of the encoder in `vb`, loaded layer by layer so that candle's
+    /// tensors for at most one layer exist beside it; `None` when the packed path cannot run
+    /// this configuration (see [`pack`]).
+    pub(crate) fn pack(
+        vb: &VarBuilder<'_>,
+        cfg: &ModelConfig,
+        roberta: bool,
+    ) -> Result<Option<PackedEncoder>> {
+        let emb = load_embeddings(vb, cfg)?;
+        let modules = EncoderModules {
+            word: emb.word,
+            position: emb.position,
+            token_type: emb.token_type,
+            norm: emb.norm,
+            heads: cfg.num_attention_heads,
+            act: activation(cfg.hidden_act.as_deref()),
+            position_offset: position_offset(cfg, roberta),
+        };
+        pack(modules, cfg.num_hidden_layers, |i| {
+            pack_layer(&load_layer(vb, cfg, i)?.modules())
+        })
     }
 
     /// Embedding output followed by every layer's output: `num_layers + 1` tensors `[b, s, h]`.
@@ -136,35 +196,6 @@ impl BertEncoder {
         let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
         let i = self.act.forward(&l.intermediate.forward(&a)?)?;
         l.out_norm.forward(&(l.output.forward(&i)? + a)?)
-    }
-}
-
-impl BertEncoder {
-    /// The modules the packed CPU path copies its weights from.
-    pub(crate) fn modules(&self) -> EncoderModules<'_> {
-        EncoderModules {
-            word: &self.word,
-            position: &self.position,
-            token_type: self.token_type.as_ref(),
-            norm: &self.norm,
-            layers: self
-                .layers
-                .iter()
-                .map(|l| LayerModules {
-                    query: &l.query,
-                    key: &l.key,
-                    value: &l.value,
-                    attn_out: &l.attn_out,
-                    attn_norm: &l.attn_norm,
-                    intermediate: &l.intermediate,
-                    output: &l.output,
-                    out_norm: &l.out_norm,
-                })
-                .collect(),
-            heads: self.heads,
-            act: self.act,
-            position_offset: self.position_offset(),
-        }
     }
 }
 

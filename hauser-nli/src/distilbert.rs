@@ -13,7 +13,7 @@ use candle_nn::{
 
 use crate::bert::{activation, additive_mask, attention};
 use crate::config::ModelConfig;
-use crate::fast::{EncoderModules, LayerModules};
+use crate::fast::{pack, pack_layer, EncoderModules, LayerModules, PackedEncoder};
 
 /// transformers hard-codes this epsilon for every DistilBERT layer norm.
 const EPS: f64 = 1e-12;
@@ -40,36 +40,70 @@ pub(crate) struct DistilBertEncoder {
     act: Activation,
 }
 
+fn check_heads(cfg: &ModelConfig) -> Result<()> {
+    let h = cfg.hidden_size;
+    if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
+        candle_core::bail!(
+            "dim {h} is not a multiple of n_heads {}",
+            cfg.num_attention_heads
+        );
+    }
+    Ok(())
+}
+
+fn load_embeddings(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+) -> Result<(Embedding, Embedding, LayerNorm)> {
+    check_heads(cfg)?;
+    let h = cfg.hidden_size;
+    let e = vb.pp("embeddings");
+    Ok((
+        embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?,
+        embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?,
+        layer_norm(h, EPS, e.pp("LayerNorm"))?,
+    ))
+}
+
+fn load_block(vb: &VarBuilder<'_>, cfg: &ModelConfig, i: usize) -> Result<Block> {
+    let h = cfg.hidden_size;
+    let inter = cfg.intermediate_size.unwrap_or(4 * h);
+    let l = vb.pp(format!("transformer.layer.{i}"));
+    let a = l.pp("attention");
+    Ok(Block {
+        q: linear(h, h, a.pp("q_lin"))?,
+        k: linear(h, h, a.pp("k_lin"))?,
+        v: linear(h, h, a.pp("v_lin"))?,
+        out: linear(h, h, a.pp("out_lin"))?,
+        sa_norm: layer_norm(h, EPS, l.pp("sa_layer_norm"))?,
+        lin1: linear(h, inter, l.pp("ffn.lin1"))?,
+        lin2: linear(inter, h, l.pp("ffn.lin2"))?,
+        out_norm: layer_norm(h, EPS, l.pp("output_layer_norm"))?,
+    })
+}
+
+impl Block {
+    /// The block's modules in BERT's naming (DistilBERT has BERT's layer layout).
+    fn modules(&self) -> LayerModules<'_> {
+        LayerModules {
+            query: &self.q,
+            key: &self.k,
+            value: &self.v,
+            attn_out: &self.out,
+            attn_norm: &self.sa_norm,
+            intermediate: &self.lin1,
+            output: &self.lin2,
+            out_norm: &self.out_norm,
+        }
+    }
+}
+
 impl DistilBertEncoder {
     /// Loads from `vb` (already narrowed to the base-model prefix).
     pub(crate) fn load(vb: VarBuilder<'_>, cfg: &ModelConfig) -> Result<Self> {
-        let h = cfg.hidden_size;
-        let inter = cfg.intermediate_size.unwrap_or(4 * h);
-        if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
-            candle_core::bail!(
-                "dim {h} is not a multiple of n_heads {}",
-                cfg.num_attention_heads
-            );
-        }
-        let e = vb.pp("embeddings");
-        let word = embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?;
-        let position = embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?;
-        let norm = layer_norm(h, EPS, e.pp("LayerNorm"))?;
+        let (word, position, norm) = load_embeddings(&vb, cfg)?;
         let blocks = (0..cfg.num_hidden_layers)
-            .map(|i| {
-                let l = vb.pp(format!("transformer.layer.{i}"));
-                let a = l.pp("attention");
-                Ok(Block {
-                    q: linear(h, h, a.pp("q_lin"))?,
-                    k: linear(h, h, a.pp("k_lin"))?,
-                    v: linear(h, h, a.pp("v_lin"))?,
-                    out: linear(h, h, a.pp("out_lin"))?,
-                    sa_norm: layer_norm(h, EPS, l.pp("sa_layer_norm"))?,
-                    lin1: linear(h, inter, l.pp("ffn.lin1"))?,
-                    lin2: linear(inter, h, l.pp("ffn.lin2"))?,
-                    out_norm: layer_norm(h, EPS, l.pp("output_layer_norm"))?,
-                })
-            })
+            .map(|i| load_block(&vb, cfg, i))
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             word,
@@ -79,6 +113,24 @@ impl DistilBertEncoder {
             heads: cfg.num_attention_heads,
             // DistilBERT's `activation` is `gelu` (exact, erf) or `relu`.
             act: activation(cfg.hidden_act.as_deref()),
+        })
+    }
+
+    /// The packed CPU copy of the encoder in `vb`, loaded block by block (see
+    /// `BertEncoder::pack`); DistilBERT has no segment embeddings.
+    pub(crate) fn pack(vb: &VarBuilder<'_>, cfg: &ModelConfig) -> Result<Option<PackedEncoder>> {
+        let (word, position, norm) = load_embeddings(vb, cfg)?;
+        let modules = EncoderModules {
+            word,
+            position,
+            token_type: None,
+            norm,
+            heads: cfg.num_attention_heads,
+            act: activation(cfg.hidden_act.as_deref()),
+            position_offset: 0,
+        };
+        pack(modules, cfg.num_hidden_layers, |i| {
+            pack_layer(&load_block(vb, cfg, i)?.modules())
         })
     }
 
@@ -105,35 +157,5 @@ impl DistilBertEncoder {
             states.push(x.clone());
         }
         Ok(states)
-    }
-}
-
-impl DistilBertEncoder {
-    /// The modules the packed CPU path copies its weights from (DistilBERT has BERT's layer
-    /// layout without segment embeddings).
-    pub(crate) fn modules(&self) -> EncoderModules<'_> {
-        EncoderModules {
-            word: &self.word,
-            position: &self.position,
-            token_type: None,
-            norm: &self.norm,
-            layers: self
-                .blocks
-                .iter()
-                .map(|b| LayerModules {
-                    query: &b.q,
-                    key: &b.k,
-                    value: &b.v,
-                    attn_out: &b.out,
-                    attn_norm: &b.sa_norm,
-                    intermediate: &b.lin1,
-                    output: &b.lin2,
-                    out_norm: &b.out_norm,
-                })
-                .collect(),
-            heads: self.heads,
-            act: self.act,
-            position_offset: 0,
-        }
     }
 }

@@ -30,7 +30,9 @@
 //! numbers do not depend on the thread count. They agree with candle's padded path within
 //! 2e-5 and with transformers within the parity tolerance.
 //! [`TransformerModel::set_packed_cpu`] switches back to candle's path; DeBERTa, GPUs and
-//! half precision always use candle. docs/PERFORMANCE.md compares both with PyTorch.
+//! half precision always use candle. The weights are held once: the packed copy is made layer
+//! by layer from the file, and candle's modules are built only when its path runs
+//! ([`TransformerModel::holds_candle_weights`]). docs/PERFORMANCE.md compares both with PyTorch.
 //!
 //! ```
 //! use hauser_nli::{Batching, ModelSource};

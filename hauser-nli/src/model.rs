@@ -1,19 +1,20 @@
 //! Loading a transformer encoder (config, weights, tokenizer) and running padded batches.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::debertav2;
 
 use crate::batch::Batching;
-use crate::bert::BertEncoder;
+use crate::bert::{self, BertEncoder};
 use crate::config::ModelConfig;
 use crate::deberta::DebertaEncoder;
 use crate::device::{DeviceSpec, Precision};
 use crate::distilbert::DistilBertEncoder;
 use crate::error::{infer_err, NliError, Result};
-use crate::fast::{pack, PackedEncoder};
+use crate::fast::PackedEncoder;
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
 
@@ -71,7 +72,15 @@ pub struct TransformerModel {
     pub(crate) source: ModelSource,
     pub(crate) config: ModelConfig,
     pub(crate) raw_config: serde_json::Value,
-    pub(crate) backbone: Backbone,
+    /// candle's modules for the padded forward pass. Where the packed kernels run they are
+    /// built (from the weights file, opened again) only if the padded path is asked for, so a
+    /// CPU model holds its weights once and keeps no mapping of the file.
+    backbone: OnceLock<Backbone>,
+    dtype: DType,
+    /// The base-model prefix of a task checkpoint (`bert.`, `roberta.`...), if it has one.
+    prefix: Option<&'static str>,
+    /// Positions taken before the first token (RoBERTa: padding index + 1).
+    position_offset: usize,
     pub(crate) text: TextEncoder,
     pub(crate) device: Device,
     pub(crate) batching: Batching,
@@ -127,32 +136,40 @@ impl TransformerModel {
             path: cfg_path.clone(),
             message: e.to_string(),
         };
-        let roberta = matches!(mt, "roberta" | "xlm-roberta" | "camembert");
         let prefix = base_prefix(&vb, mt);
         let base = match prefix {
             Some(p) => vb.pp(p),
             None => vb.clone(),
         };
-        let (backbone, max_pos) = match mt {
-            "distilbert" => {
-                let m = DistilBertEncoder::load(base, &config).map_err(werr)?;
-                (Backbone::DistilBert(m), config.max_position_embeddings)
+        if mt == "deberta-v2" {
+            // Checked here so that a bad config is a config error, not a weights error.
+            serde_json::from_value::<debertav2::Config>(raw_config.clone()).map_err(cerr)?;
+        }
+        // The packed kernels take f32 BERT-layout weights on the CPU; they are copied straight
+        // from the file, layer by layer, and candle's modules are built only where they run.
+        let packed = if device.is_cpu() && dtype == DType::F32 {
+            match mt {
+                "distilbert" => DistilBertEncoder::pack(&base, &config),
+                "deberta-v2" => Ok(None),
+                _ => BertEncoder::pack(&base, &config, roberta_family(mt)),
             }
-            "deberta-v2" => {
-                let c: debertav2::Config =
-                    serde_json::from_value(raw_config.clone()).map_err(cerr)?;
-                let m = DebertaEncoder::load(base, &c).map_err(werr)?;
-                (
-                    Backbone::Deberta(Box::new(m)),
-                    config.max_position_embeddings,
-                )
-            }
-            _ => {
-                let m = BertEncoder::load(base, &config, roberta).map_err(werr)?;
-                let max = config.max_position_embeddings - m.position_offset();
-                (Backbone::Bert(m), max)
-            }
+            .map_err(werr)?
+            .map(Box::new)
+        } else {
+            None
         };
+        let backbone = OnceLock::new();
+        if packed.is_none() {
+            let built = build_backbone(&base, &config, &raw_config).map_err(werr)?;
+            let _ = backbone.set(built);
+        }
+        let position_offset = match mt {
+            "distilbert" | "deberta-v2" => 0,
+            _ => bert::position_offset(&config, roberta_family(mt)),
+        };
+        let max_pos = config
+            .max_position_embeddings
+            .saturating_sub(position_offset);
         let mut max_len = max_pos.max(1);
         if let Some(n) = tokenizer_max_len(source)? {
             max_len = max_len.min(n);
@@ -161,23 +178,15 @@ impl TransformerModel {
             max_len = max_len.min(n);
         }
         let text = TextEncoder::load(source, mt, max_len)?;
-        let packed = if device.is_cpu() && dtype == DType::F32 {
-            match &backbone {
-                Backbone::Bert(m) => pack(&m.modules()),
-                Backbone::DistilBert(m) => pack(&m.modules()),
-                Backbone::Deberta(_) => Ok(None),
-            }
-            .map_err(werr)?
-            .map(Box::new)
-        } else {
-            None
-        };
         Ok((
             Self {
                 source: source.clone(),
                 config,
                 raw_config,
                 backbone,
+                dtype,
+                prefix,
+                position_offset,
                 text,
                 device,
                 batching: opts.batching,
@@ -234,11 +243,46 @@ impl TransformerModel {
         self.config.num_hidden_layers + 1
     }
 
+    /// candle's modules, built on first use where the packed kernels made them unnecessary.
+    fn backbone(&self) -> Result<&Backbone> {
+        if let Some(b) = self.backbone.get() {
+            return Ok(b);
+        }
+        let (vb, path) = open_weights(&self.source, self.dtype, &self.device)?;
+        let base = match self.prefix {
+            Some(p) => vb.pp(p),
+            None => vb,
+        };
+        let built = build_backbone(&base, &self.config, &self.raw_config).map_err(|e| {
+            NliError::Weights {
+                model: self.source.name(),
+                path,
+                message: e.to_string(),
+            }
+        })?;
+        // Two threads may race to build; the loser's copy is dropped.
+        Ok(self.backbone.get_or_init(|| built))
+    }
+
+    /// Whether candle's copy of the weights is in memory. Where the packed CPU kernels run it
+    /// is not, until [`Self::set_packed_cpu`]`(false)` asks for candle's path.
+    pub fn holds_candle_weights(&self) -> bool {
+        self.backbone.get().is_some()
+    }
+
+    /// Drops candle's copy of the weights when the packed kernels make it unnecessary.
+    pub(crate) fn release_candle_weights(&mut self) {
+        if self.packed.is_some() {
+            self.backbone.take();
+        }
+    }
+
     /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]) and the `[b, s]`
     /// f32 mask.
     pub(crate) fn forward(&self, encs: &[&Encoded]) -> Result<(Vec<Tensor>, Tensor)> {
         let name = self.source.name();
         let e = infer_err(&name);
+        let backbone = self.backbone()?;
         let b = encs.len();
         let s = encs.iter().map(|x| x.ids.len()).max().unwrap_or(0).max(1);
         let pad = self.config.pad_token_id.unwrap_or(0);
@@ -261,11 +305,8 @@ impl TransformerModel {
                 types.extend_from_slice(&x.type_ids);
             }
             types.extend(std::iter::repeat_n(0u32, s - n));
-            let p = match &self.backbone {
-                Backbone::Bert(m) => m.positions(n),
-                _ => (0..n as u32).collect(),
-            };
-            pos.extend(p);
+            let off = self.position_offset as u32;
+            pos.extend((0..n as u32).map(|i| i + off));
             pos.extend(std::iter::repeat_n(0u32, s - n));
             mask.extend(std::iter::repeat_n(1u32, n));
             mask.extend(std::iter::repeat_n(0u32, s - n));
@@ -274,7 +315,7 @@ impl TransformerModel {
         let ids = t(ids).map_err(&e)?;
         let types = t(types).map_err(&e)?;
         let mask = t(mask).map_err(&e)?;
-        let states = match &self.backbone {
+        let states = match backbone {
             Backbone::Bert(m) => {
                 let pos = t(pos).map_err(&e)?;
                 m.forward(&ids, &types, &pos, &mask).map_err(&e)?
@@ -301,6 +342,30 @@ impl TransformerModel {
         let truncated = encs.iter().filter(|e| e.truncated).count();
         Ok((encs, truncated))
     }
+}
+
+/// candle's modules for `config`'s architecture from `base` (weights narrowed to the base-model
+/// prefix). A DeBERTa config must already have been checked to parse.
+fn build_backbone(
+    base: &VarBuilder<'static>,
+    config: &ModelConfig,
+    raw_config: &serde_json::Value,
+) -> candle_core::Result<Backbone> {
+    let base = base.clone();
+    Ok(match config.model_type.as_str() {
+        "distilbert" => Backbone::DistilBert(DistilBertEncoder::load(base, config)?),
+        "deberta-v2" => {
+            let c: debertav2::Config = serde_json::from_value(raw_config.clone())
+                .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
+            Backbone::Deberta(Box::new(DebertaEncoder::load(base, &c)?))
+        }
+        _ => Backbone::Bert(BertEncoder::load(base, config)?),
+    })
+}
+
+/// The RoBERTa family: positions start after the padding index.
+fn roberta_family(model_type: &str) -> bool {
+    matches!(model_type, "roberta" | "xlm-roberta" | "camembert")
 }
 
 /// The base-model prefix of a task checkpoint (`bert.`, `roberta.`...), if it has one.

@@ -31,8 +31,13 @@ impl TransformerModel {
 
     /// Switches the packed CPU kernels on (the default where available) or off (candle's
     /// padded forward pass, e.g. to compare the two); returns [`Self::uses_packed_cpu`].
+    /// candle's copy of the weights is built when first needed and dropped when the packed
+    /// kernels are switched back on (see [`Self::holds_candle_weights`]).
     pub fn set_packed_cpu(&mut self, on: bool) -> bool {
         self.use_packed = on;
+        if on {
+            self.release_candle_weights();
+        }
         self.uses_packed_cpu()
     }
 

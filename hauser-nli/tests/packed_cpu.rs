@@ -51,6 +51,11 @@ fn compare_every_layer(source: &ModelSource, label: &str) {
         .collect();
     let packed_emb = e.embed(SENTENCES, None, true).unwrap().vectors;
     assert_eq!(e.model().kernels(), "packed-cpu");
+    // The packed copy is the only copy of the weights until candle's path is asked for.
+    assert!(
+        !e.model().holds_candle_weights(),
+        "{label}: weights held twice"
+    );
     assert!(!e.model_mut().set_packed_cpu(false));
     assert_eq!(e.model().kernels(), "candle");
     for (l, p) in packed.iter().enumerate() {
@@ -62,8 +67,17 @@ fn compare_every_layer(source: &ModelSource, label: &str) {
         );
     }
     let candle_emb = e.embed(SENTENCES, None, true).unwrap().vectors;
-    let d = max_abs(&[packed_emb], &[candle_emb]);
+    let d = max_abs(std::slice::from_ref(&packed_emb), &[candle_emb]);
     assert!(d < 2e-6, "{label} embeddings: {d:e}");
+    assert!(e.model().holds_candle_weights());
+    // Back on the packed path, candle's copy is released and results are unchanged.
+    assert!(e.model_mut().set_packed_cpu(true));
+    assert!(!e.model().holds_candle_weights());
+    let again = e.embed(SENTENCES, None, true).unwrap().vectors;
+    assert_eq!(
+        again, packed_emb,
+        "{label}: packed results changed after a round trip"
+    );
 }
 
 #[test]
@@ -116,6 +130,11 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn deberta_stays_on_candle() {
-    let e = Embedder::load(&source("deberta-v2"), &opts(2)).unwrap();
+    let mut e = Embedder::load(&source("deberta-v2"), &opts(2)).unwrap();
     assert!(!e.model().uses_packed_cpu());
+    assert!(e.model().holds_candle_weights());
+    // Asking for the packed path cannot drop the only copy of the weights.
+    assert!(!e.model_mut().set_packed_cpu(true));
+    assert!(e.model().holds_candle_weights());
+    assert!(e.embed(&["still runs"], None, false).is_ok());
 }

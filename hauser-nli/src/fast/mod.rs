@@ -15,4 +15,4 @@ mod math;
 mod pack;
 
 pub(crate) use encoder::{PackedEncoder, SeqRef};
-pub(crate) use pack::{pack, EncoderModules, LayerModules};
+pub(crate) use pack::{pack, pack_layer, EncoderModules, LayerModules};

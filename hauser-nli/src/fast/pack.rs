@@ -19,13 +19,13 @@ pub(crate) struct LayerModules<'a> {
     pub out_norm: &'a LayerNorm,
 }
 
-/// An encoder's modules: embeddings, embedding LayerNorm, layers.
-pub(crate) struct EncoderModules<'a> {
-    pub word: &'a Embedding,
-    pub position: &'a Embedding,
-    pub token_type: Option<&'a Embedding>,
-    pub norm: &'a LayerNorm,
-    pub layers: Vec<LayerModules<'a>>,
+/// An encoder's embedding modules and the settings every layer shares; the layers themselves
+/// are loaded and packed one at a time (see [`pack`]).
+pub(crate) struct EncoderModules {
+    pub word: Embedding,
+    pub position: Embedding,
+    pub token_type: Option<Embedding>,
+    pub norm: LayerNorm,
     pub heads: usize,
     pub act: Activation,
     pub position_offset: usize,
@@ -56,10 +56,52 @@ fn norm(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
     Ok((g, b, n.eps() as f32))
 }
 
-/// The packed copy of `m`, or `None` when it uses something the packed path lacks (an
-/// activation other than GELU, tanh-GELU, ReLU or SiLU; RMS-style norms; layer norms with
-/// different epsilons).
-pub(crate) fn pack(m: &EncoderModules<'_>) -> Result<Option<PackedEncoder>> {
+/// One layer in the packed layout with its LayerNorm epsilon, or `None` when its two norms
+/// differ from each other or are RMS-style.
+pub(crate) fn pack_layer(l: &LayerModules<'_>) -> Result<Option<(PackedLayer, f64)>> {
+    let eps = l.attn_norm.eps();
+    if !l.attn_norm.remove_mean() || !l.out_norm.remove_mean() || l.out_norm.eps() != eps {
+        return Ok(None);
+    }
+    let qkv = Tensor::cat(
+        &[
+            input_major(l.query)?,
+            input_major(l.key)?,
+            input_major(l.value)?,
+        ],
+        1,
+    )?;
+    let (ln1_g, ln1_b, _) = norm(l.attn_norm)?;
+    let (ln2_g, ln2_b, _) = norm(l.out_norm)?;
+    let layer = PackedLayer {
+        qkv_w: values(&qkv)?,
+        qkv_b: [bias(l.query)?, bias(l.key)?, bias(l.value)?].concat(),
+        out_w: values(&input_major(l.attn_out)?)?,
+        out_b: bias(l.attn_out)?,
+        ln1_g,
+        ln1_b,
+        inter_w: values(&input_major(l.intermediate)?)?,
+        inter_b: bias(l.intermediate)?,
+        ffn_w: values(&input_major(l.output)?)?,
+        ffn_b: bias(l.output)?,
+        ln2_g,
+        ln2_b,
+    };
+    Ok(Some((layer, eps)))
+}
+
+/// The packed copy of an encoder with embeddings `m` and `n_layers` layers, or `None` when it
+/// uses something the packed path lacks (an activation other than GELU, tanh-GELU, ReLU or
+/// SiLU; RMS-style norms; layer norms with different epsilons).
+///
+/// `layer(i)` loads layer `i` and packs it with [`pack_layer`]; layers are asked for in order.
+/// The embeddings' candle tensors are dropped once copied and each layer's can be dropped as
+/// soon as it is packed, so packing never holds more than one tensor group twice.
+pub(crate) fn pack(
+    m: EncoderModules,
+    n_layers: usize,
+    mut layer: impl FnMut(usize) -> Result<Option<(PackedLayer, f64)>>,
+) -> Result<Option<PackedEncoder>> {
     let act = match m.act {
         Activation::Gelu => Act::Gelu,
         Activation::NewGelu | Activation::GeluPytorchTanh => Act::GeluTanh,
@@ -67,68 +109,44 @@ pub(crate) fn pack(m: &EncoderModules<'_>) -> Result<Option<PackedEncoder>> {
         Activation::Silu => Act::Silu,
         _ => return Ok(None),
     };
-    let norms = std::iter::once(m.norm)
-        .chain(m.layers.iter().flat_map(|l| [l.attn_norm, l.out_norm]))
-        .collect::<Vec<_>>();
-    if norms.iter().any(|n| !n.remove_mean()) {
+    if !m.norm.remove_mean() {
         return Ok(None);
     }
-    let eps = m.layers.first().map_or(m.norm.eps(), |l| l.attn_norm.eps());
-    if m.layers
-        .iter()
-        .any(|l| l.attn_norm.eps() != eps || l.out_norm.eps() != eps)
-    {
-        return Ok(None);
-    }
-    let (emb_g, emb_b, emb_eps) = norm(m.norm)?;
-    let layers = m
-        .layers
-        .iter()
-        .map(|l| {
-            let qkv = Tensor::cat(
-                &[
-                    input_major(l.query)?,
-                    input_major(l.key)?,
-                    input_major(l.value)?,
-                ],
-                1,
-            )?;
-            let (ln1_g, ln1_b, _) = norm(l.attn_norm)?;
-            let (ln2_g, ln2_b, _) = norm(l.out_norm)?;
-            Ok(PackedLayer {
-                qkv_w: values(&qkv)?,
-                qkv_b: [bias(l.query)?, bias(l.key)?, bias(l.value)?].concat(),
-                out_w: values(&input_major(l.attn_out)?)?,
-                out_b: bias(l.attn_out)?,
-                ln1_g,
-                ln1_b,
-                inter_w: values(&input_major(l.intermediate)?)?,
-                inter_b: bias(l.intermediate)?,
-                ffn_w: values(&input_major(l.output)?)?,
-                ffn_b: bias(l.output)?,
-                ln2_g,
-                ln2_b,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let (emb_g, emb_b, emb_eps) = norm(&m.norm)?;
     let hidden = m.word.embeddings().dim(1)?;
-    let inter = match m.layers.first() {
-        Some(l) => l.intermediate.weight().dim(0)?,
-        None => 4 * hidden,
-    };
+    let word = values(m.word.embeddings())?;
+    let position = values(m.position.embeddings())?;
+    let token_type = m.token_type.map(|t| values(t.embeddings())).transpose()?;
+    let (heads, position_offset) = (m.heads, m.position_offset);
+    let fallback_eps = m.norm.eps();
+    drop((m.word, m.position, m.norm));
+    let mut eps = None;
+    let mut layers = Vec::with_capacity(n_layers);
+    for i in 0..n_layers {
+        let Some((l, e)) = layer(i)? else {
+            return Ok(None);
+        };
+        if *eps.get_or_insert(e) != e {
+            return Ok(None);
+        }
+        layers.push(l);
+    }
+    let inter = layers
+        .first()
+        .map_or(4 * hidden, |l: &PackedLayer| l.inter_b.len());
     Ok(Some(PackedEncoder {
         hidden,
-        heads: m.heads,
+        heads,
         inter,
         act,
         emb_eps,
-        eps: eps as f32,
-        word: values(m.word.embeddings())?,
-        position: values(m.position.embeddings())?,
-        token_type: m.token_type.map(|t| values(t.embeddings())).transpose()?,
+        eps: eps.unwrap_or(fallback_eps) as f32,
+        word,
+        position,
+        token_type,
         emb_g,
         emb_b,
         layers,
-        position_offset: m.position_offset,
+        position_offset,
     }))
 }
