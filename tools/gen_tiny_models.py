@@ -31,6 +31,8 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processor
 from transformers import (
     BertConfig,
     BertForSequenceClassification,
+    DebertaConfig,
+    DebertaForSequenceClassification,
     DebertaV2Config,
     DebertaV2ForSequenceClassification,
     DistilBertConfig,
@@ -129,6 +131,29 @@ def bpe_tokenizer(roberta):
         tok.post_processor = processors.RobertaProcessing(
             ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>"))
         )
+    return tok
+
+
+def deberta_bpe_tokenizer(name):
+    """DeBERTa (v1)'s tokenizer layout: byte-level BPE like GPT-2 with BERT's special tokens
+    and template ([CLS] A [SEP] B [SEP], segment 1 for B)."""
+    if name in KEPT_TOKENIZERS and "--retrain-tokenizers" not in sys.argv:
+        return Tokenizer.from_str(KEPT_TOKENIZERS[name])
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["[PAD]", "[CLS]", "[SEP]", "[UNK]", "[MASK]"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(CORPUS, trainer)
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
+    )
     return tok
 
 
@@ -327,8 +352,13 @@ def gen_distilbert():
     write_model("distilbert", DistilBertForSequenceClassification(cfg), tok_hf, tok, with_types=False, bin_weights=True)
 
 
-# What the two DeBERTa-v2 fixtures share: size, activations, no dropout, an NLI label map.
+# What the DeBERTa fixtures (v2 and v1) share: size, activations, no dropout, an NLI label map,
+# and weights drawn 25 times wider than transformers' default (0.02): with the default, attention
+# is almost uniform and zeroing the relative-position table moves hidden states by only ~1e-6,
+# below the test tolerance, so a wrong c2p/p2c term would go unnoticed. At 0.5 it moves them by
+# O(1) (the generator checks this: relative_positions_matter).
 DEBERTA_COMMON = dict(
+    initializer_range=0.5,
     hidden_size=32,
     num_hidden_layers=2,
     num_attention_heads=4,
@@ -348,6 +378,22 @@ DEBERTA_COMMON = dict(
 )
 
 
+def relative_positions_matter(name, model, tok_hf):
+    """Fails unless zeroing the relative-position table moves some hidden state by > 0.1: the
+    fixture must be able to catch a wrong c2p/p2c term at the 1e-4 tolerance."""
+    enc = tok_hf(SINGLES[2], return_tensors="pt")
+    table = model.deberta.encoder.rel_embeddings.weight
+    with torch.no_grad():
+        base = model(**enc, output_hidden_states=True).hidden_states
+        saved = table.clone()
+        table.zero_()
+        moved = model(**enc, output_hidden_states=True).hidden_states
+        table.copy_(saved)
+    shift = max((a - b).abs().max().item() for a, b in zip(base, moved))
+    print(f"{name}: zeroing the relative table moves hidden states by up to {shift:.3f}")
+    assert shift > 0.1, f"{name}: relative positions barely matter ({shift:e})"
+
+
 def gen_deberta():
     tok, tok_hf = wordpiece_model_tokenizer("deberta-v2")
     cfg = DebertaV2Config(
@@ -363,7 +409,9 @@ def gen_deberta():
         **DEBERTA_COMMON,
     )
     torch.manual_seed(5)
-    write_model("deberta-v2", DebertaV2ForSequenceClassification(cfg), tok_hf, tok, with_types=False)
+    model = DebertaV2ForSequenceClassification(cfg)
+    write_model("deberta-v2", model, tok_hf, tok, with_types=False)
+    relative_positions_matter("deberta-v2", model, tok_hf)
 
 
 def gen_deberta_conv():
@@ -386,7 +434,24 @@ def gen_deberta_conv():
         **DEBERTA_COMMON,
     )
     torch.manual_seed(7)
-    write_model("deberta-v2-conv", DebertaV2ForSequenceClassification(cfg), tok_hf, tok)
+    model = DebertaV2ForSequenceClassification(cfg)
+    write_model("deberta-v2-conv", model, tok_hf, tok)
+    relative_positions_matter("deberta-v2-conv", model, tok_hf)
+
+
+def gen_deberta_v1(name, seed, **kw):
+    """DeBERTa v1 (`model_type` "deberta", e.g. microsoft/deberta-large-mnli): fused q/k/v
+    projection with separate query and value biases, c2p/p2c relative attention without
+    log-buckets, a context pooler head. Also saves vocab.json + merges.txt for the fallback."""
+    tok = deberta_bpe_tokenizer(name)
+    special = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok_hf = save_tokenizer(tok, OUT / name, 64, special)
+    common = {k: v for k, v in DEBERTA_COMMON.items() if k not in kw}
+    cfg = DebertaConfig(vocab_size=tok.get_vocab_size(), relative_attention=True, **common, **kw)
+    torch.manual_seed(seed)
+    model = DebertaForSequenceClassification(cfg)
+    write_model(name, model, tok_hf, tok, extra=save_bpe_files)
+    relative_positions_matter(name, model, tok_hf)
 
 
 GPT2_TEXTS = [
@@ -511,7 +576,7 @@ def gen_minilm():
 
 def main():
     torch.set_grad_enabled(False)
-    for d in ["bert", "roberta", "xlm-roberta", "distilbert", "deberta-v2", "deberta-v2-conv", "gpt2"]:
+    for d in ["bert", "roberta", "xlm-roberta", "distilbert", "deberta-v2", "deberta-v2-conv", "deberta", "deberta-abs", "gpt2"]:
         kept = OUT / d / "tokenizer.json"
         if kept.is_file():
             KEPT_TOKENIZERS[d] = kept.read_text()
@@ -523,6 +588,15 @@ def main():
     gen_distilbert()
     gen_deberta()
     gen_deberta_conv()
+    # As microsoft/deberta-large-mnli's config: no absolute positions, no segments, the full
+    # relative table (max_relative_positions -1), pos_att_type written as a string.
+    gen_deberta_v1("deberta", 8, type_vocab_size=0, max_relative_positions=-1,
+                   position_biased_input=False, pos_att_type="c2p|p2c")
+    # The other branches: absolute positions and segments added to the input, an embedding
+    # projection, a relative window (6) shorter than most inputs, c2p only, tanh-GELU.
+    gen_deberta_v1("deberta-abs", 9, type_vocab_size=2, max_relative_positions=6,
+                   position_biased_input=True, pos_att_type=["c2p"], embedding_size=24,
+                   hidden_act="gelu_new", pooler_hidden_act="tanh")
     gen_gpt2()
     if "--no-minilm" not in sys.argv:
         gen_minilm()

@@ -1,7 +1,7 @@
 //! Sequence classification: the heads of transformers on top of the encoder.
 
 use candle_core::{Module, Tensor};
-use candle_nn::{linear, Linear};
+use candle_nn::{linear, Activation, Linear};
 use candle_transformers::models::debertav2;
 
 use crate::batch::scatter;
@@ -22,6 +22,35 @@ enum Head {
         pooler: Box<debertav2::DebertaV2ContextPooler>,
         classifier: Linear,
     },
+    /// DeBERTa v1: context pooler (dense + `pooler_hidden_act` on the first token) then
+    /// classifier.
+    DebertaV1 {
+        dense: Linear,
+        act: PoolerAct,
+        classifier: Linear,
+    },
+}
+
+/// `pooler_hidden_act`: transformers' `ACT2FN` names; candle's activations lack tanh.
+enum PoolerAct {
+    Tanh,
+    Other(Activation),
+}
+
+impl PoolerAct {
+    fn parse(name: Option<&str>) -> Self {
+        match name {
+            Some("tanh") => PoolerAct::Tanh,
+            other => PoolerAct::Other(crate::bert::activation(other)),
+        }
+    }
+
+    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        match self {
+            PoolerAct::Tanh => x.tanh(),
+            PoolerAct::Other(a) => a.forward(x),
+        }
+    }
 }
 
 impl Head {
@@ -34,6 +63,11 @@ impl Head {
                 // The context pooler takes the full sequence and picks the first token itself.
                 classifier.forward(&pooler.forward(&cls.unsqueeze(1)?)?)
             }
+            Head::DebertaV1 {
+                dense,
+                act,
+                classifier,
+            } => classifier.forward(&act.forward(&dense.forward(cls)?)?),
         }
     }
 }
@@ -98,6 +132,23 @@ impl SequenceClassifier {
                 Head::Deberta {
                     pooler: Box::new(pooler),
                     classifier: linear(out, n, vb.pp("classifier")).map_err(werr)?,
+                }
+            }
+            "deberta" => {
+                let pooler = model
+                    .raw_config
+                    .get("pooler_hidden_size")
+                    .and_then(|v| v.as_u64())
+                    .map_or(h, |v| v as usize);
+                let act = model
+                    .raw_config
+                    .get("pooler_hidden_act")
+                    .and_then(|v| v.as_str());
+                Head::DebertaV1 {
+                    dense: linear(h, pooler, vb.pp("pooler.dense")).map_err(werr)?,
+                    act: PoolerAct::parse(Some(act.unwrap_or("gelu"))),
+                    // ContextPooler.output_dim is hidden_size, whatever the pooler's width.
+                    classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
                 }
             }
             "bert" => Head::Bert {

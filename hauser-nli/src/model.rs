@@ -11,6 +11,7 @@ use crate::batch::Batching;
 use crate::bert::{self, BertEncoder};
 use crate::config::ModelConfig;
 use crate::deberta::DebertaEncoder;
+use crate::deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use crate::device::{DeviceSpec, Precision};
 use crate::distilbert::DistilBertEncoder;
 use crate::error::{infer_err, NliError, Result};
@@ -33,12 +34,13 @@ pub struct LoadOptions {
 
 /// Encoder architectures, by `model_type`.
 pub const ENCODER_ARCHITECTURES: &str =
-    "bert, roberta, xlm-roberta, camembert, distilbert, deberta-v2";
+    "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
 
 pub(crate) enum Backbone {
     Bert(BertEncoder),
     DistilBert(DistilBertEncoder),
     Deberta(Box<DebertaEncoder>),
+    DebertaV1(Box<DebertaV1Encoder>),
 }
 
 /// Opens the weights of `source` as a var builder: `model.safetensors` (memory-mapped),
@@ -115,7 +117,13 @@ impl TransformerModel {
         let mt = config.model_type.as_str();
         let supported = matches!(
             mt,
-            "bert" | "roberta" | "xlm-roberta" | "camembert" | "distilbert" | "deberta-v2"
+            "bert"
+                | "roberta"
+                | "xlm-roberta"
+                | "camembert"
+                | "distilbert"
+                | "deberta"
+                | "deberta-v2"
         );
         if !supported {
             return Err(NliError::UnsupportedArchitecture {
@@ -141,16 +149,22 @@ impl TransformerModel {
             Some(p) => vb.pp(p),
             None => vb.clone(),
         };
-        if mt == "deberta-v2" {
-            // Checked here so that a bad config is a config error, not a weights error.
-            serde_json::from_value::<debertav2::Config>(raw_config.clone()).map_err(cerr)?;
+        // Checked here so that a bad config is a config error, not a weights error.
+        match mt {
+            "deberta-v2" => {
+                serde_json::from_value::<debertav2::Config>(raw_config.clone()).map_err(cerr)?;
+            }
+            "deberta" => {
+                serde_json::from_value::<DebertaV1Config>(raw_config.clone()).map_err(cerr)?;
+            }
+            _ => {}
         }
         // The packed kernels take f32 BERT-layout weights on the CPU; they are copied straight
         // from the file, layer by layer, and candle's modules are built only where they run.
         let packed = if device.is_cpu() && dtype == DType::F32 {
             match mt {
                 "distilbert" => DistilBertEncoder::pack(&base, &config),
-                "deberta-v2" => Ok(None),
+                "deberta" | "deberta-v2" => Ok(None),
                 _ => BertEncoder::pack(&base, &config, roberta_family(mt)),
             }
             .map_err(werr)?
@@ -164,7 +178,7 @@ impl TransformerModel {
             let _ = backbone.set(built);
         }
         let position_offset = match mt {
-            "distilbert" | "deberta-v2" => 0,
+            "distilbert" | "deberta" | "deberta-v2" => 0,
             _ => bert::position_offset(&config, roberta_family(mt)),
         };
         let max_pos = config
@@ -325,6 +339,7 @@ impl TransformerModel {
                 m.forward(&ids, &pos, &mask).map_err(&e)?
             }
             Backbone::Deberta(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
+            Backbone::DebertaV1(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
         };
         let maskf = mask.to_dtype(DType::F32).map_err(&e)?;
         Ok((states, maskf))
@@ -359,6 +374,11 @@ fn build_backbone(
                 .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
             Backbone::Deberta(Box::new(DebertaEncoder::load(base, &c)?))
         }
+        "deberta" => {
+            let c: DebertaV1Config = serde_json::from_value(raw_config.clone())
+                .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
+            Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, &c)?))
+        }
         _ => Backbone::Bert(BertEncoder::load(base, config)?),
     })
 }
@@ -372,7 +392,7 @@ fn roberta_family(model_type: &str) -> bool {
 fn base_prefix(vb: &VarBuilder<'_>, model_type: &str) -> Option<&'static str> {
     let candidates: &[&'static str] = match model_type {
         "distilbert" => &["distilbert"],
-        "deberta-v2" => &["deberta"],
+        "deberta" | "deberta-v2" => &["deberta"],
         "bert" => &["bert"],
         _ => &["roberta", "bert"],
     };

@@ -36,7 +36,7 @@ pub struct TextEncoder {
 impl TextEncoder {
     /// Loads the tokenizer of `source`: `tokenizer.json`, else `vocab.txt` (WordPiece, BERT
     /// special tokens), else `vocab.json` + `merges.txt` (byte-level BPE; RoBERTa special
-    /// tokens when `model_type` is a RoBERTa, none for GPT-2).
+    /// tokens when `model_type` is a RoBERTa, BERT's for DeBERTa v1, none for GPT-2).
     ///
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
@@ -89,6 +89,17 @@ impl TextEncoder {
                         .trim_offsets(true)
                         .add_prefix_space(false),
                 ));
+            } else if model_type == "deberta" {
+                // DeBERTa v1: GPT-2's byte-level BPE with BERT's special tokens and segments.
+                let id = |tok: &str| {
+                    t.token_to_id(tok)
+                        .ok_or_else(|| err(format!("vocab.json has no {tok}")))
+                };
+                let (sep, cls) = (id("[SEP]")?, id("[CLS]")?);
+                t.with_post_processor(Some(BertProcessing::new(
+                    ("[SEP]".into(), sep),
+                    ("[CLS]".into(), cls),
+                )));
             }
             (t, "vocab.json+merges.txt")
         };

@@ -6,13 +6,15 @@ use std::path::PathBuf;
 use hauser_nli::{Batching, LoadOptions, ModelSource};
 
 /// Every encoder fixture under `tests/fixtures` (each also has a classification head).
-pub const ENCODERS: [&str; 6] = [
+pub const ENCODERS: [&str; 8] = [
     "bert",
     "roberta",
     "xlm-roberta",
     "distilbert",
     "deberta-v2",
     "deberta-v2-conv",
+    "deberta",
+    "deberta-abs",
 ];
 
 /// Tolerance against transformers' outputs (also stated in the fixtures' meta).

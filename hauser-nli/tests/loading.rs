@@ -58,6 +58,54 @@ fn vocab_json_merges_fallback_tokenizes_like_tokenizer_json() {
 }
 
 #[test]
+fn deberta_v1_vocab_json_fallback_uses_bert_special_tokens_and_segments() {
+    let dir = copy_without("deberta", &["tokenizer.json"]);
+    let c = SequenceClassifier::load(&ModelSource::Dir(dir.path().into()), &opts(2)).unwrap();
+    assert_eq!(c.model().text_encoder().origin, "vocab.json+merges.txt");
+    let r = reference("deberta");
+    for s in r["pairs"].as_array().unwrap() {
+        let (a, b) = (s["first"].as_str().unwrap(), s["second"].as_str().unwrap());
+        let enc = c.model().text_encoder().encode(a, Some(b)).unwrap();
+        assert_eq!(enc.ids, ids(&s["ids"]));
+        assert_eq!(enc.type_ids, ids(&s["type_ids"]));
+        let p = c.predict(&[(a, Some(b))]).unwrap();
+        assert_close(
+            "deberta via vocab.json",
+            &p.logits[0],
+            &floats(&s["logits"]),
+        );
+    }
+}
+
+#[test]
+fn deberta_v1_reads_pos_att_type_written_as_a_string() {
+    // Older checkpoints (microsoft/deberta-large-mnli) write "c2p|p2c"; the fixture, saved by
+    // a recent transformers, has a list. Same model, same logits.
+    let dir = copy_without("deberta", &["config.json"]);
+    let mut cfg: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("deberta").join("config.json")).unwrap(),
+    )
+    .unwrap();
+    cfg["pos_att_type"] = serde_json::json!("c2p|p2c");
+    std::fs::write(dir.path().join("config.json"), cfg.to_string()).unwrap();
+    let c = SequenceClassifier::load(&ModelSource::Dir(dir.path().into()), &opts(2)).unwrap();
+    let s = &reference("deberta")["singles"][0];
+    let p = c.predict(&[(s["text"].as_str().unwrap(), None)]).unwrap();
+    assert_close(
+        "deberta, string pos_att_type",
+        &p.logits[0],
+        &floats(&s["logits"]),
+    );
+    // Dropping p2c changes the model: the test would notice a parser that ignored the string.
+    cfg["pos_att_type"] = serde_json::json!("c2p");
+    std::fs::write(dir.path().join("config.json"), cfg.to_string()).unwrap();
+    let c = SequenceClassifier::load(&ModelSource::Dir(dir.path().into()), &opts(2)).unwrap();
+    let q = c.predict(&[(s["text"].as_str().unwrap(), None)]).unwrap();
+    let d = max_diff(&q.logits[0], &floats(&s["logits"]));
+    assert!(d > 1e-3, "{d:e} {:?}", q.logits[0]);
+}
+
+#[test]
 fn pytorch_bin_weights_load() {
     assert!(fixture("distilbert").join("pytorch_model.bin").is_file());
     assert!(!fixture("distilbert").join("model.safetensors").exists());
