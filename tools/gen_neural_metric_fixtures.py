@@ -7,8 +7,10 @@ with transformers' GPT2LMHeadModel. Models: the tiny random-weight fixtures of h
 (unpacked by tools/test-assets.sh under .cache/minilm).
 
 transformers 5 ignores `add_prefix_space=True` in `encode`, which bert_score relies on for
-RoBERTa; the generator restores the transformers-4 behaviour the package was written for
-(a leading space before RoBERTa inputs), which is what figlang-metrics implements.
+RoBERTa and, in the transformers 4 releases where `DebertaTokenizer` derived from
+`GPT2Tokenizer`, DeBERTa v1; the generator restores that behaviour (a leading space before
+RoBERTa and DeBERTa v1 inputs), which is figlang-metrics' default. One DeBERTa case runs
+without the space (`prefix_space: false`), as bert_score does on transformers 5.
 
 Run from the repository root: /work/pyref/bin/python tools/gen_neural_metric_fixtures.py
 """
@@ -20,7 +22,7 @@ import bert_score
 import bert_score.utils as bsu
 import torch
 import transformers
-from transformers import AutoTokenizer, GPT2LMHeadModel, RobertaTokenizer
+from transformers import AutoTokenizer, DebertaTokenizer, GPT2LMHeadModel, RobertaTokenizer
 
 OUT = "figlang-metrics/tests/fixtures"
 NLI = "hauser-nli/tests/fixtures"
@@ -91,12 +93,17 @@ def pairs():
 _orig_sent_encode = bsu.sent_encode
 
 
+PREFIX_SPACE = {"deberta": True}
+
+
 def patched_sent_encode(tokenizer, sent):
     sent = sent.strip()
     if sent == "":
         # transformers 5 tokenizers lack build_inputs_with_special_tokens; same ids.
         return tokenizer.encode("", add_special_tokens=True)
-    if isinstance(tokenizer, RobertaTokenizer):
+    if isinstance(tokenizer, RobertaTokenizer) or (
+        isinstance(tokenizer, DebertaTokenizer) and PREFIX_SPACE["deberta"]
+    ):
         return tokenizer.encode(" " + sent, add_special_tokens=True,
                                 max_length=tokenizer.model_max_length, truncation=True)
     return tokenizer.encode(sent, add_special_tokens=True,
@@ -109,6 +116,8 @@ bsu.sent_encode = patched_sent_encode
 def get_tokenizer(model_type, use_fast=False):
     if os.path.exists(os.path.join(model_type, "vocab.json")) and "roberta" in model_type:
         return RobertaTokenizer.from_pretrained(model_type)
+    if os.path.basename(model_type) == "deberta":
+        return DebertaTokenizer.from_pretrained(model_type)
     return AutoTokenizer.from_pretrained(model_type)
 
 
@@ -133,9 +142,16 @@ def bertscore_cases():
         ("minilm", MINILM, 6, False, None),
         ("minilm", MINILM, 4, True, None),
         ("minilm", MINILM, 6, False, baseline_path),
+        ("deberta", f"{NLI}/deberta", 2, False, None),
+        ("deberta", f"{NLI}/deberta", 1, True, None),
     ]
     cases = []
-    for name, path, layer, idf, baseline in configs:
+    for k, (name, path, layer, idf, baseline) in enumerate(configs):
+        # The last DeBERTa case: transformers 5's tokenization, without the leading space.
+        prefix = None
+        if name == "deberta":
+            prefix = k != len(configs) - 1
+            PREFIX_SPACE["deberta"] = prefix
         if not os.path.exists(path):
             raise SystemExit(f"missing model {path}: run tools/test-assets.sh / gen_tiny_models.py")
         P, R, F = bert_score.score(cands, refs, model_type=path, num_layers=layer, idf=idf,
@@ -143,7 +159,7 @@ def bertscore_cases():
                                    rescale_with_baseline=baseline is not None,
                                    baseline_path=baseline)
         cases.append({
-            "model": name, "layer": layer, "idf": idf,
+            "model": name, "layer": layer, "idf": idf, "prefix_space": prefix,
             "baseline": os.path.basename(baseline) if baseline else None,
             "precision": P.tolist(), "recall": R.tolist(), "f1": F.tolist(),
         })

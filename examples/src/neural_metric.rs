@@ -33,6 +33,11 @@ pub struct NeuralMetricArgs {
     /// BERTScore: rescale with a baseline file in bert_score's format (LAYER,P,R,F rows).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// BERTScore: put a space before each text (`yes`/`no`); default: what bert_score does for
+    /// the model (yes for RoBERTa and DeBERTa v1, as on transformers 4; `no` reproduces runs on
+    /// transformers 5).
+    #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
+    pub prefix_space: Option<bool>,
     /// Perplexity: prepend `<|endoftext|>` so that the first token is scored too.
     #[arg(long)]
     pub prepend_bos: bool,
@@ -46,6 +51,14 @@ pub struct NeuralMetricArgs {
     /// Inputs per forward pass.
     #[arg(long, default_value_t = 64)]
     pub batch_size: usize,
+}
+
+fn parse_yes_no(s: &str) -> Result<bool, String> {
+    match s {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        other => Err(format!("expected yes or no, got {other:?}")),
+    }
 }
 
 fn load_options(args: &NeuralMetricArgs) -> LoadOptions {
@@ -126,6 +139,7 @@ pub fn run(
                 layer,
                 idf: args.idf,
                 baseline,
+                prefix_space: args.prefix_space,
                 ..BertScoreOptions::default()
             };
             let embedder = Embedder::load(&source, &opts)?;

@@ -99,6 +99,83 @@ fn bertscore_sentence_scores_match_the_library() {
 }
 
 #[test]
+fn bertscore_on_deberta_v1_with_and_without_the_leading_space() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let hyp = write(dir.path(), "hyp.txt", &HYPS);
+    let reference = write(dir.path(), "ref.txt", &REFS);
+    let model = tiny("deberta");
+    let cli = |prefix: Option<&str>| {
+        let mut args = vec![
+            "metric",
+            "bertscore",
+            "--model",
+            model.to_str().unwrap(),
+            "--layer",
+            "2",
+            "--hyp",
+            hyp.to_str().unwrap(),
+            "--ref",
+            reference.to_str().unwrap(),
+        ];
+        if let Some(p) = prefix {
+            args.extend(["--prefix-space", p]);
+        }
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        (
+            v["f1"].as_f64().unwrap(),
+            v["signature"].as_str().unwrap().to_string(),
+        )
+    };
+    let refs: Vec<Vec<&str>> = REFS.iter().map(|r| vec![*r]).collect();
+    for (flag, prefix) in [(None, None), (Some("no"), Some(false))] {
+        let (f1, signature) = cli(flag);
+        let embedder =
+            Embedder::load(&ModelSource::Dir(model.clone()), &LoadOptions::default()).unwrap();
+        let options = BertScoreOptions {
+            layer: Some(2),
+            prefix_space: prefix,
+            ..Default::default()
+        };
+        let want = BertScore::new(embedder, "tiny", options)
+            .unwrap()
+            .score(&HYPS, &refs)
+            .unwrap();
+        let mean = want.iter().map(|p| p.f1).sum::<f64>() / 3.0;
+        assert!((f1 - mean).abs() < 1e-12, "{flag:?}: {f1} vs {mean}");
+        assert_eq!(
+            signature.contains("prefix:no"),
+            flag.is_some(),
+            "{signature}"
+        );
+    }
+    assert_ne!(
+        cli(None).0,
+        cli(Some("no")).0,
+        "the leading space changes DeBERTa's tokens"
+    );
+    let bad = run(&[
+        "metric",
+        "bertscore",
+        "--model",
+        model.to_str().unwrap(),
+        "--prefix-space",
+        "maybe",
+        "--hyp",
+        hyp.to_str().unwrap(),
+        "--ref",
+        reference.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected yes or no"));
+}
+
+#[test]
 fn bertscore_errors_are_clear() {
     let dir = tempfile::tempdir().expect("tempdir");
     let hyp = write(dir.path(), "hyp.txt", &HYPS);

@@ -85,6 +85,7 @@ fn bertscore_matches_bert_score_package() {
             layer: Some(layer),
             idf: case["idf"].as_bool().unwrap(),
             baseline,
+            prefix_space: case["prefix_space"].as_bool(),
             ..BertScoreOptions::default()
         };
         let embedder =
@@ -114,7 +115,7 @@ fn bertscore_matches_bert_score_package() {
         checked += 1;
     }
     eprintln!("checked {checked} BERTScore configurations");
-    assert!(checked >= 4, "the tiny-model cases always run");
+    assert!(checked >= 6, "the tiny-model cases always run");
 }
 
 #[test]

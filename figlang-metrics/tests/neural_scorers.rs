@@ -107,3 +107,26 @@ fn style_strength_flips_for_the_opposite_direction() {
     let err = StyleStrength::new(clf, "tiny-roberta", "formal").expect_err("unknown label");
     assert!(err.to_string().contains("POSITIVE"), "{err}");
 }
+
+#[test]
+fn bertscore_signature_records_a_non_default_prefix_space() {
+    let sig = |name: &str, prefix: Option<bool>| {
+        let embedder = Embedder::load(&tiny(name), &LoadOptions::default()).expect(name);
+        let options = BertScoreOptions {
+            layer: Some(1),
+            prefix_space: prefix,
+            ..Default::default()
+        };
+        BertScore::new(embedder, name, options)
+            .expect("metric")
+            .signature()
+            .to_string()
+    };
+    // DeBERTa v1 and RoBERTa default to the leading space, BERT's WordPiece to none.
+    for (name, default) in [("deberta", true), ("roberta", true), ("bert", false)] {
+        assert!(!sig(name, None).contains("prefix:"), "{name}");
+        assert!(!sig(name, Some(default)).contains("prefix:"), "{name}");
+        let other = if default { "prefix:no" } else { "prefix:yes" };
+        assert!(sig(name, Some(!default)).contains(other), "{name}");
+    }
+}

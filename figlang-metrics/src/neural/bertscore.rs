@@ -54,6 +54,19 @@ pub struct BertScoreOptions {
     /// padding inside a batch takes part in the maxima with similarity 0 (see
     /// [`greedy_match`]); keep it equal to the reference run's for exact parity.
     pub batch_size: usize,
+    /// Whether texts get a leading space before tokenization; `None` = the package's behaviour
+    /// for the model (see [`default_prefix_space`]). Recorded in the signature when it differs
+    /// from that default.
+    pub prefix_space: Option<bool>,
+}
+
+/// Whether `bert_score` 0.3.13 encodes texts of a `model_type` with `add_prefix_space=True`: it
+/// does so for tokenizers deriving from transformers' `GPT2Tokenizer` or `RobertaTokenizer`,
+/// i.e. the byte-level BPE of RoBERTa and, in the transformers 4 releases the package was used
+/// with (`DebertaTokenizer(GPT2Tokenizer)`), of DeBERTa v1. transformers 5 dropped the flag, so
+/// runs on it tokenize without the space: pass `Some(false)` to reproduce those.
+pub fn default_prefix_space(model_type: &str) -> bool {
+    matches!(model_type, "roberta" | "deberta")
 }
 
 impl Default for BertScoreOptions {
@@ -63,6 +76,7 @@ impl Default for BertScoreOptions {
             idf: false,
             baseline: None,
             batch_size: 64,
+            prefix_space: None,
         }
     }
 }
@@ -106,8 +120,9 @@ impl BertScore {
             )))
             }
         };
-        // bert_score encodes with add_prefix_space=True for RoBERTa's byte-level BPE.
-        let prefix_space = embedder.model().model_type() == "roberta";
+        let prefix_space = options
+            .prefix_space
+            .unwrap_or_else(|| default_prefix_space(embedder.model().model_type()));
         Ok(Self {
             embedder,
             model_id: model_id.to_string(),
@@ -126,9 +141,11 @@ impl BertScore {
 
     /// The reproducibility signature, e.g.
     /// `bertscore|model:roberta-large|rev:main|layer:17|idf:no|rescaled:no|batch:64|kernels:packed-cpu|version:0.1.0`.
+    /// A leading-space choice other than the package's default adds `prefix:yes|no`.
     pub fn signature(&self) -> Signature {
-        let source = self.embedder.model().source();
-        Signature::new("bertscore", crate::VERSION)
+        let model = self.embedder.model();
+        let source = model.source();
+        let sig = Signature::new("bertscore", crate::VERSION)
             .with("model", &self.model_id)
             .with("rev", source.revision())
             .with("layer", self.layer)
@@ -141,7 +158,12 @@ impl BertScore {
                     .map_or("no", |(p, _)| p.as_str()),
             )
             .with("batch", self.options.batch_size)
-            .with("kernels", self.embedder.model().kernels())
+            .with("kernels", model.kernels());
+        if self.prefix_space == default_prefix_space(model.model_type()) {
+            sig
+        } else {
+            sig.with("prefix", if self.prefix_space { "yes" } else { "no" })
+        }
     }
 
     fn prepare(&self, text: &str) -> String {

@@ -20,7 +20,9 @@ mod perplexity;
 mod scorers;
 mod style;
 
-pub use bertscore::{default_layer, BertScore, BertScoreOptions, DEFAULT_LAYERS};
+pub use bertscore::{
+    default_layer, default_prefix_space, BertScore, BertScoreOptions, DEFAULT_LAYERS,
+};
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
 pub use perplexity::{BosMode, Perplexity};
