@@ -88,6 +88,16 @@ LONG_PAIR = (
 KEPT_TOKENIZERS = {}
 
 
+def bert_template(tok):
+    """BERT's post-processor: [CLS] A [SEP] (B [SEP], segment 1)."""
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    return processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
+    )
+
+
 def wordpiece_tokenizer(name, lowercase=True):
     if name in KEPT_TOKENIZERS and "--retrain-tokenizers" not in sys.argv:
         return Tokenizer.from_str(KEPT_TOKENIZERS[name])
@@ -98,12 +108,7 @@ def wordpiece_tokenizer(name, lowercase=True):
         vocab_size=200, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     )
     tok.train_from_iterator(CORPUS, trainer)
-    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]",
-        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
-    )
+    tok.post_processor = bert_template(tok)
     tok.decoder = decoders.WordPiece()
     return tok
 
@@ -148,12 +153,7 @@ def deberta_bpe_tokenizer(name):
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
     tok.train_from_iterator(CORPUS, trainer)
-    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]",
-        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", cls), ("[SEP]", sep)],
-    )
+    tok.post_processor = bert_template(tok)
     return tok
 
 

@@ -29,6 +29,22 @@ fn numbers(stdout: Vec<u8>) -> Vec<f64> {
         .collect()
 }
 
+/// `hauser metric bertscore --model MODEL --hyp HYP --ref REF` followed by `extra`.
+fn bertscore(model: &Path, hyp: &Path, reference: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "metric",
+        "bertscore",
+        "--model",
+        model.to_str().expect("UTF-8 path"),
+        "--hyp",
+        hyp.to_str().expect("UTF-8 path"),
+        "--ref",
+        reference.to_str().expect("UTF-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 const HYPS: [&str; 3] = [
     "the cat sat like a king",
     "she sang softly",
@@ -42,27 +58,20 @@ fn bertscore_sentence_scores_match_the_library() {
     let hyp = write(dir.path(), "hyp.txt", &HYPS);
     let reference = write(dir.path(), "ref.txt", &REFS);
     let model = tiny("bert");
-    let out = run(&[
-        "metric",
-        "bertscore",
-        "--model",
-        model.to_str().unwrap(),
-        "--layer",
-        "2",
-        "--idf",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        reference.to_str().unwrap(),
-        "--sentence",
-    ]);
+    let out = bertscore(
+        &model,
+        &hyp,
+        &reference,
+        &["--layer", "2", "--idf", "--sentence"],
+    );
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let got = numbers(out.stdout);
-    let embedder = Embedder::load(&ModelSource::Dir(model), &LoadOptions::default()).unwrap();
+    let embedder =
+        Embedder::load(&ModelSource::Dir(model.clone()), &LoadOptions::default()).unwrap();
     let options = BertScoreOptions {
         layer: Some(2),
         idf: true,
@@ -77,18 +86,7 @@ fn bertscore_sentence_scores_match_the_library() {
     }
 
     // Corpus mode: one JSON line with P/R/F1 means and the signature.
-    let out = run(&[
-        "metric",
-        "bertscore",
-        "--model",
-        tiny("bert").to_str().unwrap(),
-        "--layer",
-        "2",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        reference.to_str().unwrap(),
-    ]);
+    let out = bertscore(&model, &hyp, &reference, &["--layer", "2"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
     assert!(v["signature"]
         .as_str()
@@ -105,22 +103,15 @@ fn bertscore_on_deberta_v1_with_and_without_the_leading_space() {
     let reference = write(dir.path(), "ref.txt", &REFS);
     let model = tiny("deberta");
     let cli = |prefix: Option<&str>| {
-        let mut args = vec![
-            "metric",
-            "bertscore",
-            "--model",
-            model.to_str().unwrap(),
-            "--layer",
-            "2",
-            "--hyp",
-            hyp.to_str().unwrap(),
-            "--ref",
-            reference.to_str().unwrap(),
-        ];
-        if let Some(p) = prefix {
-            args.extend(["--prefix-space", p]);
-        }
-        let out = run(&args);
+        let out = match prefix {
+            Some(p) => bertscore(
+                &model,
+                &hyp,
+                &reference,
+                &["--layer", "2", "--prefix-space", p],
+            ),
+            None => bertscore(&model, &hyp, &reference, &["--layer", "2"]),
+        };
         assert!(
             out.status.success(),
             "{}",
@@ -159,18 +150,7 @@ fn bertscore_on_deberta_v1_with_and_without_the_leading_space() {
         cli(Some("no")).0,
         "the leading space changes DeBERTa's tokens"
     );
-    let bad = run(&[
-        "metric",
-        "bertscore",
-        "--model",
-        model.to_str().unwrap(),
-        "--prefix-space",
-        "maybe",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        reference.to_str().unwrap(),
-    ]);
+    let bad = bertscore(&model, &hyp, &reference, &["--prefix-space", "maybe"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("expected yes or no"));
 }
@@ -181,31 +161,16 @@ fn bertscore_errors_are_clear() {
     let hyp = write(dir.path(), "hyp.txt", &HYPS);
     let model = tiny("bert");
     // No layer and no default for a local directory.
-    let out = run(&[
-        "metric",
-        "bertscore",
-        "--model",
-        model.to_str().unwrap(),
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        hyp.to_str().unwrap(),
-    ]);
+    let out = bertscore(&model, &hyp, &hyp, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--layer"));
     // A missing model directory names the model.
-    let out = run(&[
-        "metric",
-        "bertscore",
-        "--model",
-        "/nonexistent/model",
-        "--layer",
-        "1",
-        "--hyp",
-        hyp.to_str().unwrap(),
-        "--ref",
-        hyp.to_str().unwrap(),
-    ]);
+    let out = bertscore(
+        Path::new("/nonexistent/model"),
+        &hyp,
+        &hyp,
+        &["--layer", "1"],
+    );
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/model"));
     // No --model at all.

@@ -59,15 +59,7 @@ impl TextEncoder {
             t.with_normalizer(Some(BertNormalizer::new(true, true, None, lower)))
                 .map_err(|e| err(e.to_string()))?;
             t.with_pre_tokenizer(Some(BertPreTokenizer));
-            let id = |tok: &str| {
-                t.token_to_id(tok)
-                    .ok_or_else(|| err(format!("vocab.txt has no {tok}")))
-            };
-            let (sep, cls) = (id("[SEP]")?, id("[CLS]")?);
-            t.with_post_processor(Some(BertProcessing::new(
-                ("[SEP]".into(), sep),
-                ("[CLS]".into(), cls),
-            )));
+            bert_template(&mut t, "vocab.txt").map_err(err)?;
             (t, "vocab.txt")
         } else {
             let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
@@ -79,11 +71,7 @@ impl TextEncoder {
             t.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
             t.with_decoder(Some(ByteLevel::default()));
             if model_type.contains("roberta") {
-                let id = |tok: &str| {
-                    t.token_to_id(tok)
-                        .ok_or_else(|| err(format!("vocab.json has no {tok}")))
-                };
-                let (sep, cls) = (id("</s>")?, id("<s>")?);
+                let (sep, cls) = sep_cls(&t, "vocab.json", "</s>", "<s>").map_err(err)?;
                 t.with_post_processor(Some(
                     RobertaProcessing::new(("</s>".into(), sep), ("<s>".into(), cls))
                         .trim_offsets(true)
@@ -91,15 +79,7 @@ impl TextEncoder {
                 ));
             } else if model_type == "deberta" {
                 // DeBERTa v1: GPT-2's byte-level BPE with BERT's special tokens and segments.
-                let id = |tok: &str| {
-                    t.token_to_id(tok)
-                        .ok_or_else(|| err(format!("vocab.json has no {tok}")))
-                };
-                let (sep, cls) = (id("[SEP]")?, id("[CLS]")?);
-                t.with_post_processor(Some(BertProcessing::new(
-                    ("[SEP]".into(), sep),
-                    ("[CLS]".into(), cls),
-                )));
+                bert_template(&mut t, "vocab.json").map_err(err)?;
             }
             (t, "vocab.json+merges.txt")
         };
@@ -189,6 +169,31 @@ impl TextEncoder {
 }
 
 /// `do_lower_case` from `tokenizer_config.json`, when present.
+/// The ids of a vocabulary's separator and classifier tokens, or which one `file` lacks.
+fn sep_cls(
+    t: &Tokenizer,
+    file: &str,
+    sep: &str,
+    cls: &str,
+) -> std::result::Result<(u32, u32), String> {
+    let id = |tok: &str| {
+        t.token_to_id(tok)
+            .ok_or_else(|| format!("{file} has no {tok}"))
+    };
+    Ok((id(sep)?, id(cls)?))
+}
+
+/// BERT's template over `t`'s vocabulary: `[CLS] A [SEP]`, `[CLS] A [SEP] B [SEP]` with
+/// segment 1 for B.
+fn bert_template(t: &mut Tokenizer, file: &str) -> std::result::Result<(), String> {
+    let (sep, cls) = sep_cls(t, file, "[SEP]", "[CLS]")?;
+    t.with_post_processor(Some(BertProcessing::new(
+        ("[SEP]".into(), sep),
+        ("[CLS]".into(), cls),
+    )));
+    Ok(())
+}
+
 fn lowercase_flag(source: &ModelSource) -> Result<Option<bool>> {
     let Some(p) = source.optional("tokenizer_config.json")? else {
         return Ok(None);
