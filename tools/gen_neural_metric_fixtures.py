@@ -7,7 +7,7 @@ with transformers' GPT2LMHeadModel. Models: the tiny random-weight fixtures of h
 (unpacked by tools/test-assets.sh under .cache/minilm).
 
 transformers 5 ignores `add_prefix_space=True` in `encode`, which bert_score relies on for
-RoBERTa and, in the transformers 4 releases where `DebertaTokenizer` derived from
+RoBERTa and, in the transformers releases before 4.24 where `DebertaTokenizer` derived from
 `GPT2Tokenizer`, DeBERTa v1; the generator restores that behaviour (a leading space before
 RoBERTa and DeBERTa v1 inputs), which is figlang-metrics' default. One DeBERTa case runs
 without the space (`prefix_space: false`), as bert_score does on transformers 5.

@@ -34,8 +34,8 @@ pub struct NeuralMetricArgs {
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// BERTScore: put a space before each text (`yes`/`no`); default: what bert_score does for
-    /// the model (yes for RoBERTa and DeBERTa v1, as on transformers 4; `no` reproduces runs on
-    /// transformers 5).
+    /// the model (yes for RoBERTa and DeBERTa v1; `no` reproduces DeBERTa v1 runs on
+    /// transformers >= 4.24 and any run on transformers 5).
     #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
     pub prefix_space: Option<bool>,
     /// Perplexity: prepend `<|endoftext|>` so that the first token is scored too.

@@ -62,9 +62,10 @@ pub struct BertScoreOptions {
 
 /// Whether `bert_score` 0.3.13 encodes texts of a `model_type` with `add_prefix_space=True`: it
 /// does so for tokenizers deriving from transformers' `GPT2Tokenizer` or `RobertaTokenizer`,
-/// i.e. the byte-level BPE of RoBERTa and, in the transformers 4 releases the package was used
-/// with (`DebertaTokenizer(GPT2Tokenizer)`), of DeBERTa v1. transformers 5 dropped the flag, so
-/// runs on it tokenize without the space: pass `Some(false)` to reproduce those.
+/// i.e. RoBERTa's byte-level BPE and DeBERTa v1's, whose `DebertaTokenizer` derived from
+/// `GPT2Tokenizer` until transformers 4.24 (PR #19551, October 2022), the releases the
+/// figurative-narratives paper ran on. Later releases (for DeBERTa v1) and transformers 5 (which
+/// ignores the flag, for both) tokenize without the space: pass `Some(false)` to reproduce them.
 pub fn default_prefix_space(model_type: &str) -> bool {
     matches!(model_type, "roberta" | "deberta")
 }
