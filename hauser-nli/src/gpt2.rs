@@ -14,6 +14,9 @@ use crate::model::{open_weights, LoadOptions};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 
+/// Rows sent through the LM head at once (GPT-2: 512 x 50,257 f32 logits, about 100 MB).
+const HEAD_ROWS: usize = 512;
+
 /// GPT-2's `Conv1D`: weights stored `[in, out]`, i.e. transposed relative to `Linear`.
 fn conv1d(i: usize, o: usize, vb: VarBuilder<'_>) -> candle_core::Result<Linear> {
     let w = vb.get((i, o), "weight")?.t()?.contiguous()?;
@@ -166,8 +169,8 @@ impl CausalLm {
         &self.text
     }
 
-    /// Logits `[b, s, vocab]` of a right-padded batch.
-    fn logits(&self, ids: &[&[u32]]) -> candle_core::Result<Tensor> {
+    /// Final hidden states `[b, s, h]` (after `ln_f`) of a right-padded batch.
+    fn hidden(&self, ids: &[&[u32]]) -> candle_core::Result<Tensor> {
         let b = ids.len();
         let s = ids.iter().map(|x| x.len()).max().unwrap_or(1).max(1);
         let mut flat = Vec::with_capacity(b * s);
@@ -213,9 +216,45 @@ impl CausalLm {
                 .forward(&self.act.forward(&blk.c_fc.forward(&m)?)?)?;
             x = (x + m)?;
         }
-        let x = self.ln_f.forward(&x)?;
-        // Tied LM head.
-        x.broadcast_matmul(&self.wte.embeddings().t()?)
+        self.ln_f.forward(&x)
+    }
+
+    /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence of a batch. Only the rows that
+    /// predict a token go through the (tied) LM head, [`HEAD_ROWS`] at a time, so memory stays
+    /// bounded whatever the batch: full `[b, s, vocab]` logits of 64 inputs of 130 tokens are
+    /// 1.7 GB for GPT-2, and log-softmax and copies multiply that.
+    fn batch_logprobs(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let hidden = self.hidden(batch)?;
+        let mut rows = Vec::new();
+        let mut targets = Vec::new();
+        for (i, ids) in batch.iter().enumerate() {
+            if ids.len() > 1 {
+                rows.push(hidden.get(i)?.narrow(0, 0, ids.len() - 1)?);
+                targets.extend_from_slice(&ids[1..]);
+            }
+        }
+        let mut flat = Vec::with_capacity(targets.len());
+        if !rows.is_empty() {
+            let rows = Tensor::cat(&rows, 0)?;
+            let head = self.wte.embeddings().t()?;
+            let mut start = 0;
+            while start < targets.len() {
+                let n = HEAD_ROWS.min(targets.len() - start);
+                let logits = rows.narrow(0, start, n)?.matmul(&head)?.to_dtype(DType::F32)?;
+                let lp = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
+                let index = Tensor::from_slice(&targets[start..start + n], (n, 1), &self.device)?;
+                flat.extend(lp.gather(&index, 1)?.flatten_all()?.to_vec1::<f32>()?);
+                start += n;
+            }
+        }
+        let mut out = Vec::with_capacity(batch.len());
+        let mut at = 0;
+        for ids in batch {
+            let n = ids.len().saturating_sub(1);
+            out.push(flat[at..at + n].to_vec());
+            at += n;
+        }
+        Ok(out)
     }
 
     /// Per-token log-probabilities of token-id sequences (each at most the context size).
@@ -239,22 +278,7 @@ impl CausalLm {
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let lp = self
-                .logits(&batch)
-                .and_then(|l| l.to_dtype(DType::F32))
-                .and_then(|l| candle_nn::ops::log_softmax(&l, D::Minus1))
-                .map_err(&e)?;
-            let all: Vec<Vec<Vec<f32>>> = lp.to_vec3().map_err(&e)?;
-            let rows = idx
-                .iter()
-                .zip(all)
-                .map(|(&i, rows)| {
-                    let ids = &seqs[i];
-                    (1..ids.len())
-                        .map(|t| rows[t - 1][ids[t] as usize])
-                        .collect()
-                })
-                .collect();
+            let rows = self.batch_logprobs(&batch).map_err(&e)?;
             out.push((idx, rows));
         }
         Ok(scatter(seqs.len(), out))
