@@ -2,14 +2,17 @@
 //! perplexity. candle-transformers has no GPT-2 (only GPT-BigCode), so the model is here.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Module, Tensor, D};
-use candle_nn::{embedding, layer_norm, Embedding, LayerNorm, Linear, VarBuilder};
+use candle_nn::{embedding, layer_norm, Activation, Embedding, LayerNorm, Linear, VarBuilder};
+use rayon::prelude::*;
 
 use crate::batch::{scatter, Batching};
 use crate::bert::{activation, additive_mask};
 use crate::config::ModelConfig;
 use crate::error::{infer_err, NliError, Result};
+use crate::fast::{per_sequence, Act, CausalLayer, PackedCausalLm};
 use crate::model::{open_weights, LoadOptions};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
@@ -31,6 +34,107 @@ struct Block {
     ln_2: LayerNorm,
     c_fc: Linear,
     mlp_proj: Linear,
+}
+
+/// candle's modules of the model.
+struct Modules {
+    wte: Embedding,
+    wpe: Embedding,
+    blocks: Vec<Block>,
+    ln_f: LayerNorm,
+}
+
+/// The sizes the model is built with.
+#[derive(Debug, Clone, Copy)]
+struct Dims {
+    hidden: usize,
+    inner: usize,
+    layers: usize,
+    vocab: usize,
+    positions: usize,
+    eps: f64,
+}
+
+impl Dims {
+    fn modules(&self, base: &VarBuilder<'_>) -> candle_core::Result<Modules> {
+        let (h, eps) = (self.hidden, self.eps);
+        let blocks = (0..self.layers)
+            .map(|i| {
+                let b = base.pp(format!("h.{i}"));
+                Ok(Block {
+                    ln_1: layer_norm(h, eps, b.pp("ln_1"))?,
+                    c_attn: conv1d(h, 3 * h, b.pp("attn.c_attn"))?,
+                    c_proj: conv1d(h, h, b.pp("attn.c_proj"))?,
+                    ln_2: layer_norm(h, eps, b.pp("ln_2"))?,
+                    c_fc: conv1d(h, self.inner, b.pp("mlp.c_fc"))?,
+                    mlp_proj: conv1d(self.inner, h, b.pp("mlp.c_proj"))?,
+                })
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        Ok(Modules {
+            wte: embedding(self.vocab, h, base.pp("wte"))?,
+            wpe: embedding(self.positions, h, base.pp("wpe"))?,
+            blocks,
+            ln_f: layer_norm(h, eps, base.pp("ln_f"))?,
+        })
+    }
+
+    /// The packed copy, read tensor by tensor from the file (`Conv1D` weights are already
+    /// input-major); `None` for an activation the packed kernels lack.
+    fn packed(
+        &self,
+        base: &VarBuilder<'_>,
+        heads: usize,
+        act: Activation,
+    ) -> candle_core::Result<Option<PackedCausalLm>> {
+        let act = match act {
+            Activation::Gelu => Act::Gelu,
+            Activation::NewGelu | Activation::GeluPytorchTanh => Act::GeluTanh,
+            Activation::Relu => Act::Relu,
+            Activation::Silu => Act::Silu,
+            _ => return Ok(None),
+        };
+        let (h, inner) = (self.hidden, self.inner);
+        let get =
+            |vb: &VarBuilder<'_>, shape: &[usize], name: &str| -> candle_core::Result<Vec<f32>> {
+                vb.get(shape, name)?
+                    .to_dtype(DType::F32)?
+                    .flatten_all()?
+                    .to_vec1()
+            };
+        let layers = (0..self.layers)
+            .map(|i| {
+                let b = base.pp(format!("h.{i}"));
+                Ok(CausalLayer {
+                    ln1_g: get(&b, &[h], "ln_1.weight")?,
+                    ln1_b: get(&b, &[h], "ln_1.bias")?,
+                    qkv_w: get(&b, &[h, 3 * h], "attn.c_attn.weight")?,
+                    qkv_b: get(&b, &[3 * h], "attn.c_attn.bias")?,
+                    out_w: get(&b, &[h, h], "attn.c_proj.weight")?,
+                    out_b: get(&b, &[h], "attn.c_proj.bias")?,
+                    ln2_g: get(&b, &[h], "ln_2.weight")?,
+                    ln2_b: get(&b, &[h], "ln_2.bias")?,
+                    fc_w: get(&b, &[h, inner], "mlp.c_fc.weight")?,
+                    fc_b: get(&b, &[inner], "mlp.c_fc.bias")?,
+                    proj_w: get(&b, &[inner, h], "mlp.c_proj.weight")?,
+                    proj_b: get(&b, &[h], "mlp.c_proj.bias")?,
+                })
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        Ok(Some(PackedCausalLm {
+            hidden: h,
+            heads,
+            inner,
+            vocab: self.vocab,
+            act,
+            eps: self.eps as f32,
+            wte: get(base, &[self.vocab, h], "wte.weight")?,
+            wpe: get(base, &[self.positions, h], "wpe.weight")?,
+            layers,
+            lnf_g: get(base, &[h], "ln_f.weight")?,
+            lnf_b: get(base, &[h], "ln_f.bias")?,
+        }))
+    }
 }
 
 /// Log-likelihood of one input.
@@ -58,14 +162,19 @@ impl TokenLogProbs {
 pub struct CausalLm {
     source: ModelSource,
     text: TextEncoder,
-    wte: Embedding,
-    wpe: Embedding,
-    blocks: Vec<Block>,
-    ln_f: LayerNorm,
+    dims: Dims,
+    /// candle's modules; where the packed kernels run, built (from the weights file, opened
+    /// again) only if candle's path is asked for, so the weights are held once.
+    modules: OnceLock<Modules>,
+    /// The weights sit under `transformer.` (a `GPT2LMHeadModel` checkpoint).
+    prefixed: bool,
+    packed: Option<Box<PackedCausalLm>>,
+    use_packed: bool,
     heads: usize,
-    act: candle_nn::Activation,
+    act: Activation,
     max_len: usize,
     device: Device,
+    dtype: DType,
     batching: Batching,
     weights: PathBuf,
 }
@@ -104,34 +213,22 @@ impl CausalLm {
             path: weights.clone(),
             message: e.to_string(),
         };
-        let base = if vb.contains_tensor("transformer.wte.weight") {
+        let prefixed = vb.contains_tensor("transformer.wte.weight");
+        let base = if prefixed {
             vb.pp("transformer")
         } else {
             vb.clone()
         };
         let h = cfg.hidden_size;
-        let eps = cfg.layer_norm_eps.unwrap_or(1e-5);
-        let inner = cfg.intermediate_size.unwrap_or(4 * h);
-        let load = || -> candle_core::Result<_> {
-            let wte = embedding(cfg.vocab_size, h, base.pp("wte"))?;
-            let wpe = embedding(cfg.max_position_embeddings, h, base.pp("wpe"))?;
-            let blocks = (0..cfg.num_hidden_layers)
-                .map(|i| {
-                    let b = base.pp(format!("h.{i}"));
-                    Ok(Block {
-                        ln_1: layer_norm(h, eps, b.pp("ln_1"))?,
-                        c_attn: conv1d(h, 3 * h, b.pp("attn.c_attn"))?,
-                        c_proj: conv1d(h, h, b.pp("attn.c_proj"))?,
-                        ln_2: layer_norm(h, eps, b.pp("ln_2"))?,
-                        c_fc: conv1d(h, inner, b.pp("mlp.c_fc"))?,
-                        mlp_proj: conv1d(inner, h, b.pp("mlp.c_proj"))?,
-                    })
-                })
-                .collect::<candle_core::Result<Vec<_>>>()?;
-            let ln_f = layer_norm(h, eps, base.pp("ln_f"))?;
-            Ok((wte, wpe, blocks, ln_f))
+        let dims = Dims {
+            hidden: h,
+            inner: cfg.intermediate_size.unwrap_or(4 * h),
+            layers: cfg.num_hidden_layers,
+            vocab: cfg.vocab_size,
+            positions: cfg.max_position_embeddings,
+            eps: cfg.layer_norm_eps.unwrap_or(1e-5),
         };
-        let (wte, wpe, blocks, ln_f) = load().map_err(werr)?;
+        let act = activation(cfg.hidden_act.as_deref().or(Some("gelu_new")));
         if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
             return Err(NliError::Invalid {
                 model: name,
@@ -141,22 +238,83 @@ impl CausalLm {
                 ),
             });
         }
+        let heads = cfg.num_attention_heads;
+        let packed = if device.is_cpu() && dtype == DType::F32 {
+            dims.packed(&base, heads, act).map_err(werr)?.map(Box::new)
+        } else {
+            None
+        };
+        let modules = OnceLock::new();
+        if packed.is_none() {
+            let _ = modules.set(dims.modules(&base).map_err(werr)?);
+        }
         let max_len = cfg.max_position_embeddings;
         let text = TextEncoder::load(source, "gpt2", max_len)?;
         Ok(Self {
             source: source.clone(),
             text,
-            wte,
-            wpe,
-            blocks,
-            ln_f,
-            heads: cfg.num_attention_heads,
-            act: activation(cfg.hidden_act.as_deref().or(Some("gelu_new"))),
+            dims,
+            modules,
+            prefixed,
+            packed,
+            use_packed: true,
+            heads,
+            act,
             max_len,
             device,
+            dtype,
             batching: opts.batching,
             weights,
         })
+    }
+
+    /// Whether f32 CPU inference goes through the packed kernels (the default on the CPU).
+    pub fn uses_packed_cpu(&self) -> bool {
+        self.packed.is_some() && self.use_packed
+    }
+
+    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
+    pub fn kernels(&self) -> &'static str {
+        if self.uses_packed_cpu() {
+            "packed-cpu"
+        } else {
+            "candle"
+        }
+    }
+
+    /// Switches the packed CPU kernels on (the default where available) or off (candle's
+    /// padded forward pass); returns [`Self::uses_packed_cpu`]. candle's copy of the weights
+    /// is built when first needed and dropped when the packed kernels are switched back on.
+    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
+        self.use_packed = on;
+        if on && self.packed.is_some() {
+            self.modules.take();
+        }
+        self.uses_packed_cpu()
+    }
+
+    /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
+    pub fn holds_candle_weights(&self) -> bool {
+        self.modules.get().is_some()
+    }
+
+    /// candle's modules, built on first use where the packed kernels made them unnecessary.
+    fn modules(&self) -> Result<&Modules> {
+        if let Some(m) = self.modules.get() {
+            return Ok(m);
+        }
+        let (vb, path) = open_weights(&self.source, self.dtype, &self.device)?;
+        let base = if self.prefixed {
+            vb.pp("transformer")
+        } else {
+            vb
+        };
+        let built = self.dims.modules(&base).map_err(|e| NliError::Weights {
+            model: self.source.name(),
+            path,
+            message: e.to_string(),
+        })?;
+        Ok(self.modules.get_or_init(|| built))
     }
 
     /// The model's source.
@@ -170,7 +328,7 @@ impl CausalLm {
     }
 
     /// Final hidden states `[b, s, h]` (after `ln_f`) of a right-padded batch.
-    fn hidden(&self, ids: &[&[u32]]) -> candle_core::Result<Tensor> {
+    fn hidden(&self, m: &Modules, ids: &[&[u32]]) -> candle_core::Result<Tensor> {
         let b = ids.len();
         let s = ids.iter().map(|x| x.len()).max().unwrap_or(1).max(1);
         let mut flat = Vec::with_capacity(b * s);
@@ -184,10 +342,10 @@ impl CausalLm {
         let input = Tensor::from_vec(flat, (b, s), &self.device)?;
         let mask = Tensor::from_vec(mask, (b, s), &self.device)?;
         let pos = Tensor::arange(0u32, s as u32, &self.device)?;
-        let mut x = self
+        let mut x = m
             .wte
             .forward(&input)?
-            .broadcast_add(&self.wpe.forward(&pos)?)?;
+            .broadcast_add(&m.wpe.forward(&pos)?)?;
         // Causal mask plus key padding; padded query rows are never read.
         let causal: Vec<f32> = (0..s)
             .flat_map(|i| (0..s).map(move |j| if j <= i { 0.0 } else { -1e9 }))
@@ -196,7 +354,7 @@ impl CausalLm {
         let bias = additive_mask(&mask, x.dtype())?.broadcast_add(&causal)?;
         let h = x.dim(2)?;
         let d = h / self.heads;
-        for blk in &self.blocks {
+        for blk in &m.blocks {
             let a = blk.ln_1.forward(&x)?;
             let qkv = blk.c_attn.forward(&a)?;
             let split = |i: usize| -> candle_core::Result<Tensor> {
@@ -216,15 +374,15 @@ impl CausalLm {
                 .forward(&self.act.forward(&blk.c_fc.forward(&m)?)?)?;
             x = (x + m)?;
         }
-        self.ln_f.forward(&x)
+        m.ln_f.forward(&x)
     }
 
     /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence of a batch. Only the rows that
     /// predict a token go through the (tied) LM head, [`HEAD_ROWS`] at a time, so memory stays
     /// bounded whatever the batch: full `[b, s, vocab]` logits of 64 inputs of 130 tokens are
     /// 1.7 GB for GPT-2, and log-softmax and copies multiply that.
-    fn batch_logprobs(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
-        let hidden = self.hidden(batch)?;
+    fn batch_logprobs(&self, m: &Modules, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let hidden = self.hidden(m, batch)?;
         let mut rows = Vec::new();
         let mut targets = Vec::new();
         for (i, ids) in batch.iter().enumerate() {
@@ -236,25 +394,21 @@ impl CausalLm {
         let mut flat = Vec::with_capacity(targets.len());
         if !rows.is_empty() {
             let rows = Tensor::cat(&rows, 0)?;
-            let head = self.wte.embeddings().t()?;
+            let head = m.wte.embeddings().t()?;
             let mut start = 0;
             while start < targets.len() {
                 let n = HEAD_ROWS.min(targets.len() - start);
-                let logits = rows.narrow(0, start, n)?.matmul(&head)?.to_dtype(DType::F32)?;
+                let logits = rows
+                    .narrow(0, start, n)?
+                    .matmul(&head)?
+                    .to_dtype(DType::F32)?;
                 let lp = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
                 let index = Tensor::from_slice(&targets[start..start + n], (n, 1), &self.device)?;
                 flat.extend(lp.gather(&index, 1)?.flatten_all()?.to_vec1::<f32>()?);
                 start += n;
             }
         }
-        let mut out = Vec::with_capacity(batch.len());
-        let mut at = 0;
-        for ids in batch {
-            let n = ids.len().saturating_sub(1);
-            out.push(flat[at..at + n].to_vec());
-            at += n;
-        }
-        Ok(out)
+        Ok(per_sequence(&flat, batch))
     }
 
     /// Per-token log-probabilities of token-id sequences (each at most the context size).
@@ -275,10 +429,31 @@ impl CausalLm {
             });
         }
         let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
+        if let Some(packed) = self.packed.as_deref().filter(|_| self.use_packed) {
+            // Independent batches in parallel, each single-threaded: results do not depend on
+            // the thread count.
+            let out = self
+                .batching
+                .packed_plan(&lengths)
+                .into_par_iter()
+                .map(|idx| {
+                    let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+                    let rows = packed
+                        .logprobs(&batch)
+                        .map_err(|message| NliError::Inference {
+                            model: name.clone(),
+                            message,
+                        })?;
+                    Ok((idx, rows))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(scatter(seqs.len(), out));
+        }
+        let m = self.modules()?;
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let rows = self.batch_logprobs(&batch).map_err(&e)?;
+            let rows = self.batch_logprobs(m, &batch).map_err(&e)?;
             out.push((idx, rows));
         }
         Ok(scatter(seqs.len(), out))

@@ -33,7 +33,9 @@
 //! numbers do not depend on the thread count. They agree with candle's padded path within
 //! 2e-5 and with transformers within the parity tolerance.
 //! [`TransformerModel::set_packed_cpu`] switches back to candle's path; DeBERTa, GPUs and
-//! half precision always use candle. The weights are held once: the packed copy is made layer
+//! half precision always use candle. GPT-2 has the same packed path for its log-probabilities
+//! ([`CausalLm::set_packed_cpu`]), with only the predicting rows sent through the LM head in
+//! chunks, so memory stays bounded. The weights are held once: the packed copy is made layer
 //! by layer from the file, and candle's modules are built only when its path runs
 //! ([`TransformerModel::holds_candle_weights`]). docs/PERFORMANCE.md compares both with PyTorch.
 //!

@@ -63,3 +63,57 @@ fn over_long_inputs_are_errors() {
     let msg = lm.token_logprobs(&[long.as_str()]).unwrap_err().to_string();
     assert!(msg.contains("exceed the context"), "{msg}");
 }
+
+/// Texts of mixed lengths, repeated so that the packed path cuts several batches.
+fn many_texts() -> Vec<String> {
+    let r = reference("gpt2");
+    let base: Vec<String> = r["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["text"].as_str().unwrap().to_string())
+        .collect();
+    (0..30)
+        .map(|i| base[i % base.len()].repeat(1 + i % 2))
+        .collect()
+}
+
+#[test]
+fn packed_and_candle_paths_agree_and_hold_the_weights_once() {
+    let texts = many_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut lm = CausalLm::load(&source("gpt2"), &opts(2)).unwrap();
+    assert!(lm.uses_packed_cpu());
+    assert_eq!(lm.kernels(), "packed-cpu");
+    assert!(!lm.holds_candle_weights(), "weights held twice");
+    let packed = lm.token_logprobs(&refs).unwrap();
+    assert!(!lm.set_packed_cpu(false));
+    assert_eq!(lm.kernels(), "candle");
+    let candle = lm.token_logprobs(&refs).unwrap();
+    assert!(lm.holds_candle_weights());
+    for (p, c) in packed.iter().zip(&candle) {
+        assert_eq!(p.ids, c.ids);
+        assert!(p.logprobs.len() + 1 == p.ids.len() || p.ids.is_empty());
+        let c64: Vec<f64> = c.logprobs.iter().map(|&x| x as f64).collect();
+        let d = max_diff(&p.logprobs, &c64);
+        assert!(d < 2e-5, "packed vs candle: {d:e}");
+    }
+    assert!(lm.set_packed_cpu(true));
+    assert!(!lm.holds_candle_weights());
+    assert_eq!(lm.token_logprobs(&refs).unwrap(), packed);
+}
+
+#[test]
+fn packed_results_do_not_depend_on_the_thread_count() {
+    let texts = many_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let lm = CausalLm::load(&source("gpt2"), &opts(1)).unwrap();
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| lm.token_logprobs(&refs).unwrap())
+    };
+    assert_eq!(run(1), run(3));
+}

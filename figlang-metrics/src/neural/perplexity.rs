@@ -52,7 +52,8 @@ impl Perplexity {
         })
     }
 
-    /// The reproducibility signature.
+    /// The reproducibility signature, e.g.
+    /// `perplexity|model:gpt2|rev:main|bos:none|kernels:packed-cpu|version:0.1.0`.
     pub fn signature(&self) -> Signature {
         Signature::new("perplexity", crate::VERSION)
             .with("model", &self.model_id)
@@ -64,6 +65,7 @@ impl Perplexity {
                     BosMode::Prepend => "prepend",
                 },
             )
+            .with("kernels", self.lm.kernels())
     }
 
     /// Mean negative log-likelihood per scored token of each text (NaN when no token is

@@ -6,8 +6,9 @@
 //! equals the padded computation with an attention mask (masked keys have zero weight), up to
 //! float rounding.
 
+use super::attention::attention;
 use super::gemm::{matmul, View};
-use super::math::{add_layer_norm, bias_activate, layer_norm, softmax_rows, Act};
+use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
 
 /// One transformer layer's weights, projections stored input-major (`[in, out]`).
 #[derive(Debug, Clone)]
@@ -157,7 +158,8 @@ impl PackedEncoder {
             1.0,
             true,
         );
-        self.attention(seqs, qkv, ctx, &mut buf.scores);
+        let lens = seqs.iter().map(|s| s.ids.len());
+        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores);
         // mid = LayerNorm(ctx W_o + b_o + x)
         matmul(
             mid,
@@ -188,50 +190,6 @@ impl PackedEncoder {
             false,
         );
         add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
-    }
-
-    /// Scaled dot-product attention of every sequence and head, from `qkv` into `ctx`.
-    fn attention(&self, seqs: &[SeqRef<'_>], qkv: &[f32], ctx: &mut [f32], scores: &mut [f32]) {
-        let h = self.hidden;
-        let d = h / self.heads;
-        let scale = 1.0 / (d as f32).sqrt();
-        let mut r0 = 0;
-        for s in seqs {
-            let len = s.ids.len();
-            if len == 0 {
-                continue;
-            }
-            let scores = &mut scores[..len * len];
-            for head in 0..self.heads {
-                let q = r0 * 3 * h + head * d;
-                let k = q + h;
-                let v = q + 2 * h;
-                // Rows of one head's queries, keys or values (`len x d`, row stride 3h), or
-                // their transpose.
-                let part = |off: usize, transposed: bool| {
-                    let (rows, cols) = if transposed { (d, len) } else { (len, d) };
-                    let (row_stride, col_stride) = if transposed { (1, 3 * h) } else { (3 * h, 1) };
-                    View {
-                        data: &qkv[off..],
-                        rows,
-                        cols,
-                        row_stride,
-                        col_stride,
-                    }
-                };
-                matmul(scores, len, part(q, false), part(k, true), scale, false);
-                softmax_rows(scores, len);
-                matmul(
-                    &mut ctx[r0 * h + head * d..],
-                    h,
-                    View::dense(scores, len, len),
-                    part(v, false),
-                    1.0,
-                    false,
-                );
-            }
-            r0 += len;
-        }
     }
 }
 

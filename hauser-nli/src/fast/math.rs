@@ -251,6 +251,33 @@ multiversion! {
     pub(crate) fn softmax_rows => softmax_generic(rows: &mut [f32], width: usize)
 }
 
+#[inline(always)]
+fn log_sum_exp_generic(rows: &mut [f32], width: usize, out: &mut [f32]) {
+    for (row, o) in rows.chunks_exact_mut(width).zip(out.iter_mut()) {
+        let m = max(row);
+        row.iter_mut().for_each(|x| *x = exp(*x - m));
+        *o = m + sum(row).ln();
+    }
+}
+
+multiversion! {
+    /// `out[i] = ln(sum(exp(row_i)))` for each `width`-long row (the log-softmax normaliser);
+    /// the rows are overwritten.
+    pub(crate) fn log_sum_exp_rows => log_sum_exp_generic(rows: &mut [f32], width: usize, out: &mut [f32])
+}
+
+#[inline(always)]
+fn add_rows_generic(rows: &mut [f32], bias: &[f32]) {
+    for row in rows.chunks_exact_mut(bias.len()) {
+        row.iter_mut().zip(bias).for_each(|(x, b)| *x += b);
+    }
+}
+
+multiversion! {
+    /// Adds `bias` to each `bias.len()`-long row, in place.
+    pub(crate) fn add_rows => add_rows_generic(rows: &mut [f32], bias: &[f32])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,6 +379,30 @@ mod tests {
                 let want_ln = (x - mean) / (var + 1e-12).sqrt() * gamma[j] as f64 + beta[j] as f64;
                 assert!((ln[r * width + j] as f64 - want_ln).abs() < 1e-5);
             }
+        }
+    }
+
+    #[test]
+    fn log_sum_exp_and_add_rows_match_f64_references() {
+        // Wide rows like a vocabulary's logits, with a large offset the max must absorb.
+        let width = 5003;
+        let rows: Vec<f32> = (0..width * 2)
+            .map(|i| ((i * 7919) % 1009) as f32 / 37.0 - 12.0 + 40.0 * (i / width) as f32)
+            .collect();
+        let mut work = rows.clone();
+        let mut out = [0f32; 2];
+        log_sum_exp_rows(&mut work, width, &mut out);
+        for (r, &got) in out.iter().enumerate() {
+            let row = &rows[r * width..(r + 1) * width];
+            let m = row.iter().map(|&x| x as f64).fold(f64::MIN, f64::max);
+            let want = m + row.iter().map(|&x| (x as f64 - m).exp()).sum::<f64>().ln();
+            assert!((got as f64 - want).abs() < 2e-5, "row {r}: {got} vs {want}");
+        }
+        let mut added = rows[..20].to_vec();
+        let bias: Vec<f32> = (0..10).map(|i| i as f32 * 0.5).collect();
+        add_rows(&mut added, &bias);
+        for (i, (a, x)) in added.iter().zip(&rows).enumerate() {
+            assert_eq!(*a, x + bias[i % 10]);
         }
     }
 

@@ -9,10 +9,14 @@
 //! the number of threads. It is used for f32 inference on the CPU; candle's path remains the
 //! reference for other devices and precisions, and the tests compare the two.
 
+mod attention;
+mod causal;
 mod encoder;
 mod gemm;
 mod math;
 mod pack;
 
+pub(crate) use causal::{per_sequence, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
+pub(crate) use math::Act;
 pub(crate) use pack::{pack, pack_layer, EncoderModules, LayerModules};

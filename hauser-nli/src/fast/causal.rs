@@ -1,0 +1,216 @@
+//! GPT-2 (pre-LayerNorm blocks, causal attention, tied LM head) in plain f32 buffers: token
+//! log-probabilities of unpadded sequences laid end to end, as the encoder path does.
+
+use super::attention::attention;
+use super::gemm::{matmul, View};
+use super::math::{add_rows, bias_activate, layer_norm, log_sum_exp_rows, Act};
+
+/// One GPT-2 block; matrices are input-major (`[in, out]`, GPT-2's own `Conv1D` layout).
+#[derive(Debug, Clone)]
+pub(crate) struct CausalLayer {
+    pub ln1_g: Vec<f32>,
+    pub ln1_b: Vec<f32>,
+    /// Query, key and value projections side by side: `[hidden, 3 * hidden]`.
+    pub qkv_w: Vec<f32>,
+    pub qkv_b: Vec<f32>,
+    pub out_w: Vec<f32>,
+    pub out_b: Vec<f32>,
+    pub ln2_g: Vec<f32>,
+    pub ln2_b: Vec<f32>,
+    pub fc_w: Vec<f32>,
+    pub fc_b: Vec<f32>,
+    pub proj_w: Vec<f32>,
+    pub proj_b: Vec<f32>,
+}
+
+/// A GPT-2 language model in the packed layout.
+#[derive(Debug, Clone)]
+pub(crate) struct PackedCausalLm {
+    pub hidden: usize,
+    pub heads: usize,
+    pub inner: usize,
+    pub vocab: usize,
+    pub act: Act,
+    pub eps: f32,
+    /// `[vocab, hidden]`: token embeddings and, tied, the LM head.
+    pub wte: Vec<f32>,
+    /// `[positions, hidden]`.
+    pub wpe: Vec<f32>,
+    pub layers: Vec<CausalLayer>,
+    pub lnf_g: Vec<f32>,
+    pub lnf_b: Vec<f32>,
+}
+
+/// Rows sent through the LM head at once: 256 x 50,257 f32 logits (about 51 MB) for GPT-2.
+const HEAD_ROWS: usize = 256;
+
+/// Working buffers of one forward pass.
+struct Buffers {
+    normed: Vec<f32>,
+    qkv: Vec<f32>,
+    ctx: Vec<f32>,
+    inner: Vec<f32>,
+    scores: Vec<f32>,
+}
+
+impl PackedCausalLm {
+    /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence. Runs on the calling thread.
+    ///
+    /// # Errors
+    /// A token id outside the vocabulary or a sequence longer than the position table.
+    pub(crate) fn logprobs(&self, seqs: &[&[u32]]) -> std::result::Result<Vec<Vec<f32>>, String> {
+        let h = self.hidden;
+        let total: usize = seqs.iter().map(|s| s.len()).sum();
+        let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
+        let mut x = self.embed(seqs, total)?;
+        let mut buf = Buffers {
+            normed: vec![0.0; total * h],
+            qkv: vec![0.0; total * 3 * h],
+            ctx: vec![0.0; total * h],
+            inner: vec![0.0; total * self.inner],
+            scores: vec![0.0; longest * longest],
+        };
+        for l in &self.layers {
+            self.block(l, seqs, &mut x, &mut buf);
+        }
+        layer_norm(&mut x, h, &self.lnf_g, &self.lnf_b, self.eps);
+        drop(buf);
+        Ok(self.head(seqs, &x))
+    }
+
+    fn embed(&self, seqs: &[&[u32]], total: usize) -> std::result::Result<Vec<f32>, String> {
+        let h = self.hidden;
+        let mut x = Vec::with_capacity(total * h);
+        for s in seqs {
+            for (t, &id) in s.iter().enumerate() {
+                let tok = self
+                    .wte
+                    .get(id as usize * h..(id as usize + 1) * h)
+                    .ok_or_else(|| {
+                        format!("token id {id} outside the vocabulary ({})", self.vocab)
+                    })?;
+                let pos = self.wpe.get(t * h..(t + 1) * h).ok_or_else(|| {
+                    format!(
+                        "position {t} outside the table ({} rows)",
+                        self.wpe.len() / h
+                    )
+                })?;
+                x.extend(tok.iter().zip(pos).map(|(a, b)| a + b));
+            }
+        }
+        Ok(x)
+    }
+
+    /// `x += attn(LN1(x)); x += mlp(LN2(x))`.
+    fn block(&self, l: &CausalLayer, seqs: &[&[u32]], x: &mut [f32], buf: &mut Buffers) {
+        let h = self.hidden;
+        let total = x.len() / h;
+        buf.normed.copy_from_slice(x);
+        layer_norm(&mut buf.normed, h, &l.ln1_g, &l.ln1_b, self.eps);
+        for row in buf.qkv.chunks_exact_mut(3 * h) {
+            row.copy_from_slice(&l.qkv_b);
+        }
+        matmul(
+            &mut buf.qkv,
+            3 * h,
+            View::dense(&buf.normed, total, h),
+            View::dense(&l.qkv_w, h, 3 * h),
+            1.0,
+            true,
+        );
+        let lens = seqs.iter().map(|s| s.len());
+        attention(
+            lens,
+            h,
+            self.heads,
+            true,
+            &buf.qkv,
+            &mut buf.ctx,
+            &mut buf.scores,
+        );
+        // The residual stream accumulates the projection; its bias follows.
+        matmul(
+            x,
+            h,
+            View::dense(&buf.ctx, total, h),
+            View::dense(&l.out_w, h, h),
+            1.0,
+            true,
+        );
+        add_rows(x, &l.out_b);
+        buf.normed.copy_from_slice(x);
+        layer_norm(&mut buf.normed, h, &l.ln2_g, &l.ln2_b, self.eps);
+        matmul(
+            &mut buf.inner,
+            self.inner,
+            View::dense(&buf.normed, total, h),
+            View::dense(&l.fc_w, h, self.inner),
+            1.0,
+            false,
+        );
+        bias_activate(&mut buf.inner, &l.fc_b, self.act);
+        matmul(
+            x,
+            h,
+            View::dense(&buf.inner, total, self.inner),
+            View::dense(&l.proj_w, self.inner, h),
+            1.0,
+            true,
+        );
+        add_rows(x, &l.proj_b);
+    }
+
+    /// Log-probabilities of each next token from the final hidden rows `x`.
+    fn head(&self, seqs: &[&[u32]], x: &[f32]) -> Vec<Vec<f32>> {
+        let (h, v) = (self.hidden, self.vocab);
+        // (row of x, target id) for every position that predicts a token.
+        let mut preds = Vec::new();
+        let mut r0 = 0;
+        for s in seqs {
+            preds.extend((1..s.len()).map(|t| (r0 + t - 1, s[t])));
+            r0 += s.len();
+        }
+        let wte_t = View {
+            data: &self.wte,
+            rows: h,
+            cols: v,
+            row_stride: 1,
+            col_stride: h,
+        };
+        let chunk = HEAD_ROWS.min(preds.len());
+        let mut rows = vec![0f32; chunk * h];
+        let mut logits = vec![0f32; chunk * v];
+        let mut lse = vec![0f32; chunk];
+        let mut flat = Vec::with_capacity(preds.len());
+        for part in preds.chunks(HEAD_ROWS) {
+            let n = part.len();
+            for (dst, &(r, _)) in rows.chunks_exact_mut(h).zip(part) {
+                dst.copy_from_slice(&x[r * h..(r + 1) * h]);
+            }
+            let logits = &mut logits[..n * v];
+            matmul(logits, v, View::dense(&rows, n, h), wte_t, 1.0, false);
+            // Targets were checked against the vocabulary when embedding.
+            let picked: Vec<f32> = part
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, id))| logits[i * v + id as usize])
+                .collect();
+            log_sum_exp_rows(logits, v, &mut lse[..n]);
+            flat.extend(picked.iter().zip(&lse).map(|(p, z)| p - z));
+        }
+        per_sequence(&flat, seqs)
+    }
+}
+
+/// Splits the next-token log-probabilities of sequences laid end to end (`len - 1` each) back
+/// into one vector per sequence.
+pub(crate) fn per_sequence(flat: &[f32], seqs: &[&[u32]]) -> Vec<Vec<f32>> {
+    let mut out = Vec::with_capacity(seqs.len());
+    let mut at = 0;
+    for s in seqs {
+        let n = s.len().saturating_sub(1);
+        out.push(flat[at..at + n].to_vec());
+        at += n;
+    }
+    out
+}
