@@ -3,7 +3,7 @@
 //! The simile knowledge base behind HAUSER's relevance and creativity criteria: streaming
 //! ingestion of MAPS-KB CSV, triplet TSV, simile-sentence TSV or plain similes
 //! ([`ingest`]); keys normalised like the reference implementation ([`clean`]); one persistent,
-//! checksummed, memory-mapped index file ([`format`], [`Kb`]); the queries relevance(t, v),
+//! checksummed, memory-mapped index file ([`format`](mod@format), [`Kb`]); the queries relevance(t, v),
 //! N(v), top properties and top vehicles; and the [`RelevanceScorer`] and [`CreativityScorer`].
 //!
 //! ```
