@@ -6,7 +6,7 @@ use candle_transformers::models::debertav2;
 
 use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
-use crate::model::{LoadOptions, TransformerModel};
+use crate::model::{Arch, LoadOptions, TransformerModel};
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 
@@ -115,47 +115,35 @@ impl SequenceClassifier {
         };
         let h = model.config.hidden_size;
         let n = num_labels(&model.raw_config);
-        let head = match model.model_type() {
-            "distilbert" => Head::DistilBert {
+        let head = match &model.arch {
+            Arch::DistilBert => Head::DistilBert {
                 pre: linear(h, h, vb.pp("pre_classifier")).map_err(werr)?,
                 classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
             },
-            "deberta-v2" => {
-                let c: debertav2::Config = serde_json::from_value(model.raw_config.clone())
-                    .map_err(|e| NliError::Invalid {
-                        model: name.clone(),
-                        message: e.to_string(),
-                    })?;
+            Arch::DebertaV2(c) => {
                 let pooler =
-                    debertav2::DebertaV2ContextPooler::load(vb.clone(), &c).map_err(werr)?;
+                    debertav2::DebertaV2ContextPooler::load(vb.clone(), c).map_err(werr)?;
                 let out = c.pooler_hidden_size.unwrap_or(h);
                 Head::Deberta {
                     pooler: Box::new(pooler),
                     classifier: linear(out, n, vb.pp("classifier")).map_err(werr)?,
                 }
             }
-            "deberta" => {
-                let pooler = model
-                    .raw_config
-                    .get("pooler_hidden_size")
-                    .and_then(|v| v.as_u64())
-                    .map_or(h, |v| v as usize);
-                let act = model
-                    .raw_config
-                    .get("pooler_hidden_act")
-                    .and_then(|v| v.as_str());
+            Arch::DebertaV1(c) => {
+                let pooler = c.pooler_hidden_size.unwrap_or(h);
                 Head::DebertaV1 {
                     dense: linear(h, pooler, vb.pp("pooler.dense")).map_err(werr)?,
-                    act: PoolerAct::parse(Some(act.unwrap_or("gelu"))),
+                    // transformers' default `pooler_hidden_act` is "gelu", as `activation(None)`.
+                    act: PoolerAct::parse(c.pooler_hidden_act.as_deref()),
                     // ContextPooler.output_dim is hidden_size, whatever the pooler's width.
                     classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
                 }
             }
-            "bert" => Head::Bert {
+            Arch::Bert { roberta: false } => Head::Bert {
                 pooler: linear(h, h, vb.pp("bert.pooler.dense")).map_err(werr)?,
                 classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
             },
-            _ => Head::Roberta {
+            Arch::Bert { roberta: true } => Head::Roberta {
                 dense: linear(h, h, vb.pp("classifier.dense")).map_err(werr)?,
                 out_proj: linear(h, n, vb.pp("classifier.out_proj")).map_err(werr)?,
             },

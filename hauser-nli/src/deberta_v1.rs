@@ -57,6 +57,12 @@ pub(crate) struct DebertaV1Config {
     embedding_size: Option<usize>,
     #[serde(default)]
     talking_head: bool,
+    /// The classification head's context pooler: width (default `hidden_size`) and activation
+    /// (default `gelu`).
+    #[serde(default)]
+    pub(crate) pooler_hidden_size: Option<usize>,
+    #[serde(default)]
+    pub(crate) pooler_hidden_act: Option<String>,
 }
 
 fn minus_one() -> i64 {

@@ -36,6 +36,61 @@ pub struct LoadOptions {
 pub const ENCODER_ARCHITECTURES: &str =
     "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
 
+/// The architecture-specific settings of `config.json`, parsed once at load.
+pub(crate) enum Arch {
+    /// BERT, or the RoBERTa family (positions start after the padding index).
+    Bert {
+        roberta: bool,
+    },
+    DistilBert,
+    DebertaV1(Box<DebertaV1Config>),
+    DebertaV2(Box<debertav2::Config>),
+}
+
+impl Arch {
+    /// The architecture of `model_type`, `None` when unsupported.
+    fn parse(
+        model_type: &str,
+        raw: &serde_json::Value,
+    ) -> Option<std::result::Result<Self, serde_json::Error>> {
+        Some(match model_type {
+            "bert" => Ok(Arch::Bert { roberta: false }),
+            "roberta" | "xlm-roberta" | "camembert" => Ok(Arch::Bert { roberta: true }),
+            "distilbert" => Ok(Arch::DistilBert),
+            "deberta" => serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV1(Box::new(c))),
+            "deberta-v2" => {
+                serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV2(Box::new(c)))
+            }
+            _ => return None,
+        })
+    }
+
+    /// candle's modules from `base` (weights narrowed to the base-model prefix).
+    fn backbone(
+        &self,
+        base: &VarBuilder<'static>,
+        config: &ModelConfig,
+    ) -> candle_core::Result<Backbone> {
+        let base = base.clone();
+        Ok(match self {
+            Arch::Bert { .. } => Backbone::Bert(BertEncoder::load(base, config)?),
+            Arch::DistilBert => Backbone::DistilBert(DistilBertEncoder::load(base, config)?),
+            Arch::DebertaV1(c) => {
+                Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, c)?))
+            }
+            Arch::DebertaV2(c) => Backbone::Deberta(Box::new(DebertaEncoder::load(base, c)?)),
+        })
+    }
+
+    /// Positions taken before the first token (RoBERTa: padding index + 1).
+    fn position_offset(&self, config: &ModelConfig) -> usize {
+        match self {
+            Arch::Bert { roberta } => bert::position_offset(config, *roberta),
+            _ => 0,
+        }
+    }
+}
+
 pub(crate) enum Backbone {
     Bert(BertEncoder),
     DistilBert(DistilBertEncoder),
@@ -74,6 +129,7 @@ pub struct TransformerModel {
     pub(crate) source: ModelSource,
     pub(crate) config: ModelConfig,
     pub(crate) raw_config: serde_json::Value,
+    pub(crate) arch: Arch,
     /// candle's modules for the padded forward pass. Where the packed kernels run they are
     /// built (from the weights file, opened again) only if the padded path is asked for, so a
     /// CPU model holds its weights once and keeps no mapping of the file.
@@ -115,33 +171,24 @@ impl TransformerModel {
         let (config, raw_config) = ModelConfig::load(&name, &cfg_path)?;
         let (device, dtype) = opts.device.open(&name, opts.precision)?;
         let mt = config.model_type.as_str();
-        let supported = matches!(
-            mt,
-            "bert"
-                | "roberta"
-                | "xlm-roberta"
-                | "camembert"
-                | "distilbert"
-                | "deberta"
-                | "deberta-v2"
-        );
-        if !supported {
+        let Some(arch) = Arch::parse(mt, &raw_config) else {
             return Err(NliError::UnsupportedArchitecture {
                 model: name,
                 model_type: mt.to_string(),
                 usage,
                 supported: ENCODER_ARCHITECTURES,
             });
-        }
+        };
+        // A bad config is a config error, not a weights error.
+        let arch = arch.map_err(|e| NliError::Config {
+            model: name.clone(),
+            path: cfg_path.clone(),
+            message: e.to_string(),
+        })?;
         let (vb, weights) = open_weights(source, dtype, &device)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
             path: weights.clone(),
-            message: e.to_string(),
-        };
-        let cerr = |e: serde_json::Error| NliError::Config {
-            model: name.clone(),
-            path: cfg_path.clone(),
             message: e.to_string(),
         };
         let prefix = base_prefix(&vb, mt);
@@ -149,23 +196,13 @@ impl TransformerModel {
             Some(p) => vb.pp(p),
             None => vb.clone(),
         };
-        // Checked here so that a bad config is a config error, not a weights error.
-        match mt {
-            "deberta-v2" => {
-                serde_json::from_value::<debertav2::Config>(raw_config.clone()).map_err(cerr)?;
-            }
-            "deberta" => {
-                serde_json::from_value::<DebertaV1Config>(raw_config.clone()).map_err(cerr)?;
-            }
-            _ => {}
-        }
         // The packed kernels take f32 BERT-layout weights on the CPU; they are copied straight
         // from the file, layer by layer, and candle's modules are built only where they run.
         let packed = if device.is_cpu() && dtype == DType::F32 {
-            match mt {
-                "distilbert" => DistilBertEncoder::pack(&base, &config),
-                "deberta" | "deberta-v2" => Ok(None),
-                _ => BertEncoder::pack(&base, &config, roberta_family(mt)),
+            match &arch {
+                Arch::Bert { roberta } => BertEncoder::pack(&base, &config, *roberta),
+                Arch::DistilBert => DistilBertEncoder::pack(&base, &config),
+                Arch::DebertaV1(_) | Arch::DebertaV2(_) => Ok(None),
             }
             .map_err(werr)?
             .map(Box::new)
@@ -174,13 +211,10 @@ impl TransformerModel {
         };
         let backbone = OnceLock::new();
         if packed.is_none() {
-            let built = build_backbone(&base, &config, &raw_config).map_err(werr)?;
+            let built = arch.backbone(&base, &config).map_err(werr)?;
             let _ = backbone.set(built);
         }
-        let position_offset = match mt {
-            "distilbert" | "deberta" | "deberta-v2" => 0,
-            _ => bert::position_offset(&config, roberta_family(mt)),
-        };
+        let position_offset = arch.position_offset(&config);
         let max_pos = config
             .max_position_embeddings
             .saturating_sub(position_offset);
@@ -197,6 +231,7 @@ impl TransformerModel {
                 source: source.clone(),
                 config,
                 raw_config,
+                arch,
                 backbone,
                 dtype,
                 prefix,
@@ -267,13 +302,14 @@ impl TransformerModel {
             Some(p) => vb.pp(p),
             None => vb,
         };
-        let built = build_backbone(&base, &self.config, &self.raw_config).map_err(|e| {
-            NliError::Weights {
+        let built = self
+            .arch
+            .backbone(&base, &self.config)
+            .map_err(|e| NliError::Weights {
                 model: self.source.name(),
                 path,
                 message: e.to_string(),
-            }
-        })?;
+            })?;
         // Two threads may race to build; the loser's copy is dropped.
         Ok(self.backbone.get_or_init(|| built))
     }
@@ -357,35 +393,6 @@ impl TransformerModel {
         let truncated = encs.iter().filter(|e| e.truncated).count();
         Ok((encs, truncated))
     }
-}
-
-/// candle's modules for `config`'s architecture from `base` (weights narrowed to the base-model
-/// prefix). A DeBERTa config must already have been checked to parse.
-fn build_backbone(
-    base: &VarBuilder<'static>,
-    config: &ModelConfig,
-    raw_config: &serde_json::Value,
-) -> candle_core::Result<Backbone> {
-    let base = base.clone();
-    Ok(match config.model_type.as_str() {
-        "distilbert" => Backbone::DistilBert(DistilBertEncoder::load(base, config)?),
-        "deberta-v2" => {
-            let c: debertav2::Config = serde_json::from_value(raw_config.clone())
-                .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
-            Backbone::Deberta(Box::new(DebertaEncoder::load(base, &c)?))
-        }
-        "deberta" => {
-            let c: DebertaV1Config = serde_json::from_value(raw_config.clone())
-                .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
-            Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, &c)?))
-        }
-        _ => Backbone::Bert(BertEncoder::load(base, config)?),
-    })
-}
-
-/// The RoBERTa family: positions start after the padding index.
-fn roberta_family(model_type: &str) -> bool {
-    matches!(model_type, "roberta" | "xlm-roberta" | "camembert")
 }
 
 /// The base-model prefix of a task checkpoint (`bert.`, `roberta.`...), if it has one.
