@@ -357,19 +357,12 @@ def gen_distilbert():
 # is almost uniform and zeroing the relative-position table moves hidden states by only ~1e-6,
 # below the test tolerance, so a wrong c2p/p2c term would go unnoticed. At 0.5 it moves them by
 # O(1) (the generator checks this: relative_positions_matter).
-DEBERTA_COMMON = dict(
+DEBERTA_COMMON = small(
     initializer_range=0.5,
-    hidden_size=32,
-    num_hidden_layers=2,
-    num_attention_heads=4,
-    intermediate_size=37,
-    max_position_embeddings=64,
     hidden_act="gelu",
     pooler_hidden_size=32,
     pooler_dropout=0.0,
     pooler_hidden_act="gelu",
-    hidden_dropout_prob=0.0,
-    attention_probs_dropout_prob=0.0,
     layer_norm_eps=1e-7,
     pad_token_id=0,
     num_labels=3,
