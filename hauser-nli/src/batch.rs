@@ -64,6 +64,32 @@ impl Batching {
     }
 }
 
+impl Batching {
+    /// Runs `run` on every batch of [`Self::packed_plan`] in parallel on rayon's threads, each
+    /// batch single-threaded, so results do not depend on the thread count; returns the
+    /// per-input results in input order. `run`'s error messages are named with `model`.
+    pub(crate) fn par_packed<T: Send>(
+        &self,
+        lengths: &[usize],
+        model: &str,
+        run: impl Fn(&[usize]) -> std::result::Result<Vec<T>, String> + Sync + Send,
+    ) -> crate::error::Result<Vec<T>> {
+        use rayon::prelude::*;
+        let batches = self
+            .packed_plan(lengths)
+            .into_par_iter()
+            .map(|idx| match run(&idx) {
+                Ok(rows) => Ok((idx, rows)),
+                Err(message) => Err(crate::error::NliError::Inference {
+                    model: model.to_string(),
+                    message,
+                }),
+            })
+            .collect::<crate::error::Result<Vec<_>>>()?;
+        Ok(scatter(lengths.len(), batches))
+    }
+}
+
 /// Puts per-batch results back in input order.
 pub(crate) fn scatter<T>(n: usize, batches: Vec<(Vec<usize>, Vec<T>)>) -> Vec<T> {
     let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();

@@ -2,15 +2,14 @@
 //! perplexity. candle-transformers has no GPT-2 (only GPT-BigCode), so the model is here.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{embedding, layer_norm, Activation, Embedding, LayerNorm, Linear, VarBuilder};
-use rayon::prelude::*;
 
 use crate::batch::{scatter, Batching};
 use crate::bert::{activation, additive_mask};
 use crate::config::ModelConfig;
+use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
 use crate::fast::{per_sequence, Act, CausalLayer, PackedCausalLm};
 use crate::model::{open_weights, LoadOptions};
@@ -163,18 +162,13 @@ pub struct CausalLm {
     source: ModelSource,
     text: TextEncoder,
     dims: Dims,
-    /// candle's modules; where the packed kernels run, built (from the weights file, opened
-    /// again) only if candle's path is asked for, so the weights are held once.
-    modules: OnceLock<Modules>,
-    /// The weights sit under `transformer.` (a `GPT2LMHeadModel` checkpoint).
-    prefixed: bool,
-    packed: Option<Box<PackedCausalLm>>,
-    use_packed: bool,
+    /// The packed CPU kernels' copy of the weights and candle's modules, built only if
+    /// candle's path is asked for where the packed copy exists.
+    engines: Engines<PackedCausalLm, Modules>,
     heads: usize,
     act: Activation,
     max_len: usize,
     device: Device,
-    dtype: DType,
     batching: Batching,
     weights: PathBuf,
 }
@@ -213,11 +207,13 @@ impl CausalLm {
             path: weights.clone(),
             message: e.to_string(),
         };
-        let prefixed = vb.contains_tensor("transformer.wte.weight");
-        let base = if prefixed {
-            vb.pp("transformer")
-        } else {
-            vb.clone()
+        // A `GPT2LMHeadModel` checkpoint keeps the model under `transformer.`.
+        let prefix = vb
+            .contains_tensor("transformer.wte.weight")
+            .then_some("transformer");
+        let base = match prefix {
+            Some(p) => vb.pp(p),
+            None => vb.clone(),
         };
         let h = cfg.hidden_size;
         let dims = Dims {
@@ -240,29 +236,28 @@ impl CausalLm {
         }
         let heads = cfg.num_attention_heads;
         let packed = if device.is_cpu() && dtype == DType::F32 {
-            dims.packed(&base, heads, act).map_err(werr)?.map(Box::new)
+            dims.packed(&base, heads, act).map_err(werr)?
         } else {
             None
         };
-        let modules = OnceLock::new();
-        if packed.is_none() {
-            let _ = modules.set(dims.modules(&base).map_err(werr)?);
-        }
+        let handle = WeightsHandle {
+            source: source.clone(),
+            dtype,
+            device: device.clone(),
+            prefix,
+        };
+        let engines = Engines::new(packed, handle, &base, |b| dims.modules(b)).map_err(werr)?;
         let max_len = cfg.max_position_embeddings;
         let text = TextEncoder::load(source, "gpt2", max_len)?;
         Ok(Self {
             source: source.clone(),
             text,
             dims,
-            modules,
-            prefixed,
-            packed,
-            use_packed: true,
+            engines,
             heads,
             act,
             max_len,
             device,
-            dtype,
             batching: opts.batching,
             weights,
         })
@@ -270,51 +265,24 @@ impl CausalLm {
 
     /// Whether f32 CPU inference goes through the packed kernels (the default on the CPU).
     pub fn uses_packed_cpu(&self) -> bool {
-        self.packed.is_some() && self.use_packed
+        self.engines.packed().is_some()
     }
 
     /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
     pub fn kernels(&self) -> &'static str {
-        if self.uses_packed_cpu() {
-            "packed-cpu"
-        } else {
-            "candle"
-        }
+        self.engines.kernels()
     }
 
     /// Switches the packed CPU kernels on (the default where available) or off (candle's
     /// padded forward pass); returns [`Self::uses_packed_cpu`]. candle's copy of the weights
     /// is built when first needed and dropped when the packed kernels are switched back on.
     pub fn set_packed_cpu(&mut self, on: bool) -> bool {
-        self.use_packed = on;
-        if on && self.packed.is_some() {
-            self.modules.take();
-        }
-        self.uses_packed_cpu()
+        self.engines.set_packed(on)
     }
 
     /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
     pub fn holds_candle_weights(&self) -> bool {
-        self.modules.get().is_some()
-    }
-
-    /// candle's modules, built on first use where the packed kernels made them unnecessary.
-    fn modules(&self) -> Result<&Modules> {
-        if let Some(m) = self.modules.get() {
-            return Ok(m);
-        }
-        let (vb, path) = open_weights(&self.source, self.dtype, &self.device)?;
-        let base = if self.prefixed {
-            vb.pp("transformer")
-        } else {
-            vb
-        };
-        let built = self.dims.modules(&base).map_err(|e| NliError::Weights {
-            model: self.source.name(),
-            path,
-            message: e.to_string(),
-        })?;
-        Ok(self.modules.get_or_init(|| built))
+        self.engines.holds_candle()
     }
 
     /// The model's source.
@@ -429,27 +397,13 @@ impl CausalLm {
             });
         }
         let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
-        if let Some(packed) = self.packed.as_deref().filter(|_| self.use_packed) {
-            // Independent batches in parallel, each single-threaded: results do not depend on
-            // the thread count.
-            let out = self
-                .batching
-                .packed_plan(&lengths)
-                .into_par_iter()
-                .map(|idx| {
-                    let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-                    let rows = packed
-                        .logprobs(&batch)
-                        .map_err(|message| NliError::Inference {
-                            model: name.clone(),
-                            message,
-                        })?;
-                    Ok((idx, rows))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            return Ok(scatter(seqs.len(), out));
+        if let Some(packed) = self.engines.packed() {
+            return self.batching.par_packed(&lengths, &name, |idx| {
+                let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+                packed.logprobs(&batch)
+            });
         }
-        let m = self.modules()?;
+        let m = self.engines.candle(|b| self.dims.modules(b))?;
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();

@@ -58,6 +58,7 @@ mod deberta_v1;
 mod device;
 mod distilbert;
 mod embed;
+mod engines;
 mod error;
 mod fast;
 mod gpt2;

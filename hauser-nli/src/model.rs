@@ -1,7 +1,6 @@
 //! Loading a transformer encoder (config, weights, tokenizer) and running padded batches.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -14,6 +13,7 @@ use crate::deberta::DebertaEncoder;
 use crate::deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use crate::device::{DeviceSpec, Precision};
 use crate::distilbert::DistilBertEncoder;
+use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
 use crate::fast::PackedEncoder;
 use crate::source::ModelSource;
@@ -130,23 +130,16 @@ pub struct TransformerModel {
     pub(crate) config: ModelConfig,
     pub(crate) raw_config: serde_json::Value,
     pub(crate) arch: Arch,
-    /// candle's modules for the padded forward pass. Where the packed kernels run they are
-    /// built (from the weights file, opened again) only if the padded path is asked for, so a
-    /// CPU model holds its weights once and keeps no mapping of the file.
-    backbone: OnceLock<Backbone>,
-    dtype: DType,
-    /// The base-model prefix of a task checkpoint (`bert.`, `roberta.`...), if it has one.
-    prefix: Option<&'static str>,
+    /// The packed CPU kernels' copy of the weights (f32 on the CPU, BERT layout) and candle's
+    /// modules for the padded forward pass, built only if that path is asked for where the
+    /// packed copy exists.
+    pub(crate) engines: Engines<PackedEncoder, Backbone>,
     /// Positions taken before the first token (RoBERTa: padding index + 1).
     position_offset: usize,
     pub(crate) text: TextEncoder,
     pub(crate) device: Device,
     pub(crate) batching: Batching,
     pub(crate) weights: PathBuf,
-    /// A plain-buffer copy of the weights for the packed CPU kernels (f32 on the CPU, BERT
-    /// layout), and whether to use it.
-    pub(crate) packed: Option<Box<PackedEncoder>>,
-    pub(crate) use_packed: bool,
 }
 
 impl std::fmt::Debug for TransformerModel {
@@ -205,15 +198,17 @@ impl TransformerModel {
                 Arch::DebertaV1(_) | Arch::DebertaV2(_) => Ok(None),
             }
             .map_err(werr)?
-            .map(Box::new)
         } else {
             None
         };
-        let backbone = OnceLock::new();
-        if packed.is_none() {
-            let built = arch.backbone(&base, &config).map_err(werr)?;
-            let _ = backbone.set(built);
-        }
+        let handle = WeightsHandle {
+            source: source.clone(),
+            dtype,
+            device: device.clone(),
+            prefix,
+        };
+        let engines =
+            Engines::new(packed, handle, &base, |b| arch.backbone(b, &config)).map_err(werr)?;
         let position_offset = arch.position_offset(&config);
         let max_pos = config
             .max_position_embeddings
@@ -232,16 +227,12 @@ impl TransformerModel {
                 config,
                 raw_config,
                 arch,
-                backbone,
-                dtype,
-                prefix,
+                engines,
                 position_offset,
                 text,
                 device,
                 batching: opts.batching,
                 weights,
-                packed,
-                use_packed: true,
             },
             vb,
         ))
@@ -292,39 +283,10 @@ impl TransformerModel {
         self.config.num_hidden_layers + 1
     }
 
-    /// candle's modules, built on first use where the packed kernels made them unnecessary.
-    fn backbone(&self) -> Result<&Backbone> {
-        if let Some(b) = self.backbone.get() {
-            return Ok(b);
-        }
-        let (vb, path) = open_weights(&self.source, self.dtype, &self.device)?;
-        let base = match self.prefix {
-            Some(p) => vb.pp(p),
-            None => vb,
-        };
-        let built = self
-            .arch
-            .backbone(&base, &self.config)
-            .map_err(|e| NliError::Weights {
-                model: self.source.name(),
-                path,
-                message: e.to_string(),
-            })?;
-        // Two threads may race to build; the loser's copy is dropped.
-        Ok(self.backbone.get_or_init(|| built))
-    }
-
     /// Whether candle's copy of the weights is in memory. Where the packed CPU kernels run it
     /// is not, until [`Self::set_packed_cpu`]`(false)` asks for candle's path.
     pub fn holds_candle_weights(&self) -> bool {
-        self.backbone.get().is_some()
-    }
-
-    /// Drops candle's copy of the weights when the packed kernels make it unnecessary.
-    pub(crate) fn release_candle_weights(&mut self) {
-        if self.packed.is_some() {
-            self.backbone.take();
-        }
+        self.engines.holds_candle()
     }
 
     /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]) and the `[b, s]`
@@ -332,7 +294,9 @@ impl TransformerModel {
     pub(crate) fn forward(&self, encs: &[&Encoded]) -> Result<(Vec<Tensor>, Tensor)> {
         let name = self.source.name();
         let e = infer_err(&name);
-        let backbone = self.backbone()?;
+        let backbone = self
+            .engines
+            .candle(|b| self.arch.backbone(b, &self.config))?;
         let b = encs.len();
         let s = encs.iter().map(|x| x.ids.len()).max().unwrap_or(0).max(1);
         let pad = self.config.pad_token_id.unwrap_or(0);

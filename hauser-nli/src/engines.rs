@@ -1,0 +1,107 @@
+//! What the models with packed CPU kernels share: the switch between the packed copy and
+//! candle's path, and candle's copy of the weights built only when its path runs, so that a
+//! CPU model holds its weights once.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use candle_core::{DType, Device};
+use candle_nn::VarBuilder;
+
+use crate::error::{NliError, Result};
+use crate::model::open_weights;
+use crate::source::ModelSource;
+
+/// Where candle's modules are read from when they are needed after loading.
+#[derive(Debug, Clone)]
+pub(crate) struct WeightsHandle {
+    pub source: ModelSource,
+    pub dtype: DType,
+    pub device: Device,
+    /// The base-model prefix of the checkpoint's tensor names (`bert`, `transformer`...).
+    pub prefix: Option<&'static str>,
+}
+
+/// A model's packed copy `P` (f32 on the CPU, where the architecture has one) and candle's
+/// modules `C`, the latter built at load only when there is no packed copy.
+pub(crate) struct Engines<P, C> {
+    packed: Option<Box<P>>,
+    use_packed: bool,
+    candle: OnceLock<C>,
+    weights: WeightsHandle,
+}
+
+impl<P, C> Engines<P, C> {
+    /// `candle` builds candle's modules from the weights (narrowed to the prefix); it runs now
+    /// only when `packed` is `None`.
+    pub(crate) fn new(
+        packed: Option<P>,
+        weights: WeightsHandle,
+        base: &VarBuilder<'static>,
+        candle: impl FnOnce(&VarBuilder<'static>) -> candle_core::Result<C>,
+    ) -> candle_core::Result<Self> {
+        let cell = OnceLock::new();
+        if packed.is_none() {
+            let _ = cell.set(candle(base)?);
+        }
+        Ok(Self {
+            packed: packed.map(Box::new),
+            use_packed: true,
+            candle: cell,
+            weights,
+        })
+    }
+
+    /// The packed copy, when it is in use.
+    pub(crate) fn packed(&self) -> Option<&P> {
+        self.packed.as_deref().filter(|_| self.use_packed)
+    }
+
+    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
+    pub(crate) fn kernels(&self) -> &'static str {
+        if self.packed().is_some() {
+            "packed-cpu"
+        } else {
+            "candle"
+        }
+    }
+
+    /// Switches the packed kernels on or off; switching them on drops candle's copy where the
+    /// packed one exists. Returns whether the packed kernels are in use.
+    pub(crate) fn set_packed(&mut self, on: bool) -> bool {
+        self.use_packed = on;
+        if on && self.packed.is_some() {
+            self.candle.take();
+        }
+        self.packed().is_some()
+    }
+
+    /// Whether candle's copy of the weights is in memory.
+    pub(crate) fn holds_candle(&self) -> bool {
+        self.candle.get().is_some()
+    }
+
+    /// candle's modules, built from the weights file (opened again) on first use.
+    pub(crate) fn candle(
+        &self,
+        build: impl FnOnce(&VarBuilder<'static>) -> candle_core::Result<C>,
+    ) -> Result<&C> {
+        if let Some(c) = self.candle.get() {
+            return Ok(c);
+        }
+        let w = &self.weights;
+        let (vb, path): (VarBuilder<'static>, PathBuf) =
+            open_weights(&w.source, w.dtype, &w.device)?;
+        let base = match w.prefix {
+            Some(p) => vb.pp(p),
+            None => vb,
+        };
+        let built = build(&base).map_err(|e| NliError::Weights {
+            model: w.source.name(),
+            path,
+            message: e.to_string(),
+        })?;
+        // Two threads may race to build; the loser's copy is dropped.
+        Ok(self.candle.get_or_init(|| built))
+    }
+}
