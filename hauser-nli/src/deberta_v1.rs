@@ -208,7 +208,7 @@ impl DebertaV1Encoder {
         type_ids: &Tensor,
         mask: &Tensor,
     ) -> Result<Vec<Tensor>> {
-        let (_, s) = ids.dims2()?;
+        let (b, s) = ids.dims2()?;
         let mut x = self.word.forward(ids)?;
         if let Some(p) = &self.position {
             let pos = Tensor::arange(0u32, s as u32, ids.device())?.unsqueeze(0)?;
@@ -224,7 +224,7 @@ impl DebertaV1Encoder {
         // transformers zeroes the padded positions' embeddings.
         let mut x = x.broadcast_mul(&mask.to_dtype(x.dtype())?.unsqueeze(2)?)?;
         let bias = additive_mask(mask, x.dtype())?;
-        let rel = self.relative_tables(s, x.device())?;
+        let rel = self.relative_tables(b, s, x.device())?;
         let mut states = Vec::with_capacity(self.layers.len() + 1);
         states.push(x.clone());
         for layer in &self.layers {
@@ -234,9 +234,15 @@ impl DebertaV1Encoder {
         Ok(states)
     }
 
-    /// The attention span, the relative table's rows for it, and the gather indices of c2p and
-    /// p2c for a sequence length `s`; `None` without relative attention.
-    fn relative_tables(&self, s: usize, device: &candle_core::Device) -> Result<Option<Relative>> {
+    /// The relative table's rows for the attention span and the gather indices of c2p and p2c
+    /// for a batch of `b` sequences of length `s`, shared by every layer; `None` without
+    /// relative attention.
+    fn relative_tables(
+        &self,
+        b: usize,
+        s: usize,
+        device: &candle_core::Device,
+    ) -> Result<Option<Relative>> {
         let Some(rel) = &self.rel else {
             return Ok(None);
         };
@@ -250,7 +256,9 @@ impl DebertaV1Encoder {
                     (0..s as i64).map(move |j| (sign * (i - j) + span as i64).clamp(0, top) as u32)
                 })
                 .collect();
-            Tensor::from_vec(v, (s, s), device)
+            Tensor::from_vec(v, (s, s), device)?
+                .broadcast_as((b, self.heads, s, s))?
+                .contiguous()
         };
         Ok(Some(Relative {
             rows,
@@ -290,18 +298,17 @@ impl DebertaV1Encoder {
         let q = (q / scale)?.contiguous()?;
         let mut scores = q.matmul(&k.t()?)?;
         if let Some(r) = rel {
-            let index = |t: &Tensor| t.broadcast_as((b, self.heads, s, s))?.contiguous();
             if let Some(pos_proj) = &l.pos_proj {
                 // [1, 2span, h] -> [1, heads, 2span, d]
                 let pk = self.heads_first(&pos_proj.forward(&r.rows.unsqueeze(0)?)?)?;
                 let c2p = q.broadcast_matmul(&pk.t()?)?;
-                scores = (scores + c2p.contiguous()?.gather(&index(&r.c2p)?, D::Minus1)?)?;
+                scores = (scores + c2p.contiguous()?.gather(&r.c2p, D::Minus1)?)?;
             }
             if let Some(pos_q_proj) = &l.pos_q_proj {
                 let pq = self.heads_first(&pos_q_proj.forward(&r.rows.unsqueeze(0)?)?)?;
                 let pq = (pq / scale)?;
                 let p2c = k.broadcast_matmul(&pq.t()?)?;
-                let p2c = p2c.contiguous()?.gather(&index(&r.p2c)?, D::Minus1)?;
+                let p2c = p2c.contiguous()?.gather(&r.p2c, D::Minus1)?;
                 scores = (scores + p2c.transpose(2, 3)?)?;
             }
         }
@@ -321,7 +328,7 @@ impl DebertaV1Encoder {
 struct Relative {
     /// `rel_embeddings[max_rel - span .. max_rel + span]`.
     rows: Tensor,
-    /// `[s, s]` gather indices into the `2 * span` relative positions.
+    /// `[b, heads, s, s]` gather indices into the `2 * span` relative positions.
     c2p: Tensor,
     p2c: Tensor,
 }
