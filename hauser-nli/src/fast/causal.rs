@@ -4,6 +4,7 @@
 use super::attention::attention;
 use super::gemm::{matmul, View};
 use super::math::{add_rows, bias_activate, layer_norm, log_sum_exp_rows, Act};
+use super::scratch::{fill_rows, with_scratch, Buffers};
 
 /// One GPT-2 block; matrices are input-major (`[in, out]`, GPT-2's own `Conv1D` layout).
 #[derive(Debug, Clone)]
@@ -44,15 +45,6 @@ pub(crate) struct PackedCausalLm {
 /// Rows sent through the LM head at once: 256 x 50,257 f32 logits (about 51 MB) for GPT-2.
 const HEAD_ROWS: usize = 256;
 
-/// Working buffers of one forward pass.
-struct Buffers {
-    normed: Vec<f32>,
-    qkv: Vec<f32>,
-    ctx: Vec<f32>,
-    inner: Vec<f32>,
-    scores: Vec<f32>,
-}
-
 impl PackedCausalLm {
     /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence. Runs on the calling thread.
     ///
@@ -63,18 +55,12 @@ impl PackedCausalLm {
         let total: usize = seqs.iter().map(|s| s.len()).sum();
         let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
         let mut x = self.embed(seqs, total)?;
-        let mut buf = Buffers {
-            normed: vec![0.0; total * h],
-            qkv: vec![0.0; total * 3 * h],
-            ctx: vec![0.0; total * h],
-            inner: vec![0.0; total * self.inner],
-            scores: vec![0.0; longest * longest],
-        };
-        for l in &self.layers {
-            self.block(l, seqs, &mut x, &mut buf);
-        }
+        with_scratch(total, h, self.inner, longest, |buf| {
+            for l in &self.layers {
+                self.block(l, seqs, &mut x, buf);
+            }
+        });
         layer_norm(&mut x, h, &self.lnf_g, &self.lnf_b, self.eps);
-        drop(buf);
         Ok(self.head(seqs, &x))
     }
 
@@ -105,54 +91,50 @@ impl PackedCausalLm {
     fn block(&self, l: &CausalLayer, seqs: &[&[u32]], x: &mut [f32], buf: &mut Buffers) {
         let h = self.hidden;
         let total = x.len() / h;
-        buf.normed.copy_from_slice(x);
-        layer_norm(&mut buf.normed, h, &l.ln1_g, &l.ln1_b, self.eps);
-        for row in buf.qkv.chunks_exact_mut(3 * h) {
-            row.copy_from_slice(&l.qkv_b);
-        }
+        let (qkv, ctx, normed, inner) = (
+            &mut buf.qkv[..total * 3 * h],
+            &mut buf.ctx[..total * h],
+            &mut buf.mid[..total * h],
+            &mut buf.inter[..total * self.inner],
+        );
+        normed.copy_from_slice(x);
+        layer_norm(normed, h, &l.ln1_g, &l.ln1_b, self.eps);
+        fill_rows(qkv, 3 * h, &l.qkv_b);
         matmul(
-            &mut buf.qkv,
+            qkv,
             3 * h,
-            View::dense(&buf.normed, total, h),
+            View::dense(normed, total, h),
             View::dense(&l.qkv_w, h, 3 * h),
             1.0,
             true,
         );
         let lens = seqs.iter().map(|s| s.len());
-        attention(
-            lens,
-            h,
-            self.heads,
-            true,
-            &buf.qkv,
-            &mut buf.ctx,
-            &mut buf.scores,
-        );
+        attention(lens, h, self.heads, true, qkv, ctx, &mut buf.scores);
         // The residual stream accumulates the projection; its bias follows.
         matmul(
             x,
             h,
-            View::dense(&buf.ctx, total, h),
+            View::dense(ctx, total, h),
             View::dense(&l.out_w, h, h),
             1.0,
             true,
         );
         add_rows(x, &l.out_b);
-        buf.normed.copy_from_slice(x);
-        layer_norm(&mut buf.normed, h, &l.ln2_g, &l.ln2_b, self.eps);
+        normed.copy_from_slice(x);
+        layer_norm(normed, h, &l.ln2_g, &l.ln2_b, self.eps);
         matmul(
-            &mut buf.inner,
+            inner,
             self.inner,
-            View::dense(&buf.normed, total, h),
+            View::dense(normed, total, h),
             View::dense(&l.fc_w, h, self.inner),
             1.0,
             false,
         );
-        bias_activate(&mut buf.inner, &l.fc_b, self.act);
+        bias_activate(inner, &l.fc_b, self.act);
         matmul(
             x,
             h,
-            View::dense(&buf.inner, total, self.inner),
+            View::dense(inner, total, self.inner),
             View::dense(&l.proj_w, self.inner, h),
             1.0,
             true,

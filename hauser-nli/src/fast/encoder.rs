@@ -9,6 +9,7 @@
 use super::attention::attention;
 use super::gemm::{matmul, View};
 use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
+use super::scratch::{fill_rows, with_scratch, Buffers};
 
 /// One transformer layer's weights, projections stored input-major (`[in, out]`).
 #[derive(Debug, Clone)]
@@ -72,12 +73,6 @@ fn table_row<'t>(
     })
 }
 
-fn fill_rows(dst: &mut [f32], width: usize, row: &[f32]) {
-    for r in dst.chunks_exact_mut(width) {
-        r.copy_from_slice(row);
-    }
-}
-
 impl PackedEncoder {
     /// Hidden states of layer `layer` (0 = embedding output) for each sequence, as
     /// `len * hidden` row-major values. Runs on the calling thread.
@@ -95,15 +90,9 @@ impl PackedEncoder {
         layer_norm(&mut x, h, &self.emb_g, &self.emb_b, self.emb_eps);
         if layer > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
-            SCRATCH.with_borrow_mut(|buf| {
-                buf.fit(total, h, self.inter, longest);
+            with_scratch(total, h, self.inter, longest, |buf| {
                 for l in &self.layers[..layer.min(self.layers.len())] {
                     self.layer(l, seqs, &mut x, buf);
-                }
-                // Large models with long batches would otherwise pin hundreds of megabytes
-                // per thread after the call.
-                if buf.floats() > KEEP_FLOATS {
-                    *buf = Buffers::default();
                 }
             });
         }
@@ -191,44 +180,4 @@ impl PackedEncoder {
         );
         add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
     }
-}
-
-/// Scratch space of forward passes, kept per thread so that batches reuse it instead of
-/// faulting in fresh pages each time. Every part a pass reads is written first in that pass.
-#[derive(Default)]
-struct Buffers {
-    qkv: Vec<f32>,
-    ctx: Vec<f32>,
-    mid: Vec<f32>,
-    inter: Vec<f32>,
-    scores: Vec<f32>,
-}
-
-/// Scratch kept between calls, in f32 values (64 MiB).
-const KEEP_FLOATS: usize = 16 << 20;
-
-impl Buffers {
-    fn floats(&self) -> usize {
-        [&self.qkv, &self.ctx, &self.mid, &self.inter, &self.scores]
-            .iter()
-            .map(|v| v.capacity())
-            .sum()
-    }
-
-    fn fit(&mut self, tokens: usize, hidden: usize, inter: usize, longest: usize) {
-        let grow = |v: &mut Vec<f32>, n: usize| {
-            if v.len() < n {
-                v.resize(n, 0.0);
-            }
-        };
-        grow(&mut self.qkv, tokens * 3 * hidden);
-        grow(&mut self.ctx, tokens * hidden);
-        grow(&mut self.mid, tokens * hidden);
-        grow(&mut self.inter, tokens * inter);
-        grow(&mut self.scores, longest * longest);
-    }
-}
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }

@@ -15,6 +15,7 @@ mod encoder;
 mod gemm;
 mod math;
 mod pack;
+mod scratch;
 
 pub(crate) use causal::{per_sequence, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
