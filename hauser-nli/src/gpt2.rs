@@ -11,7 +11,7 @@ use crate::bert::{activation, additive_mask};
 use crate::config::ModelConfig;
 use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
-use crate::fast::{per_sequence, Act, CausalLayer, PackedCausalLm};
+use crate::fast::{packed_act, per_sequence, values, CausalLayer, PackedCausalLm};
 use crate::model::{open_weights, LoadOptions};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
@@ -86,21 +86,11 @@ impl Dims {
         heads: usize,
         act: Activation,
     ) -> candle_core::Result<Option<PackedCausalLm>> {
-        let act = match act {
-            Activation::Gelu => Act::Gelu,
-            Activation::NewGelu | Activation::GeluPytorchTanh => Act::GeluTanh,
-            Activation::Relu => Act::Relu,
-            Activation::Silu => Act::Silu,
-            _ => return Ok(None),
+        let Some(act) = packed_act(act) else {
+            return Ok(None);
         };
         let (h, inner) = (self.hidden, self.inner);
-        let get =
-            |vb: &VarBuilder<'_>, shape: &[usize], name: &str| -> candle_core::Result<Vec<f32>> {
-                vb.get(shape, name)?
-                    .to_dtype(DType::F32)?
-                    .flatten_all()?
-                    .to_vec1()
-            };
+        let get = |vb: &VarBuilder<'_>, shape: &[usize], name: &str| values(&vb.get(shape, name)?);
         let layers = (0..self.layers)
             .map(|i| {
                 let b = base.pp(format!("h.{i}"));

@@ -19,5 +19,4 @@ mod scratch;
 
 pub(crate) use causal::{per_sequence, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
-pub(crate) use math::Act;
-pub(crate) use pack::{pack, pack_layer, EncoderModules, LayerModules};
+pub(crate) use pack::{pack, pack_layer, packed_act, values, EncoderModules, LayerModules};

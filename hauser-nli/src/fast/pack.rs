@@ -31,7 +31,8 @@ pub(crate) struct EncoderModules {
     pub position_offset: usize,
 }
 
-fn values(t: &Tensor) -> Result<Vec<f32>> {
+/// A tensor's values as one f32 buffer.
+pub(crate) fn values(t: &Tensor) -> Result<Vec<f32>> {
     t.to_dtype(DType::F32)?.flatten_all()?.to_vec1()
 }
 
@@ -54,6 +55,18 @@ fn norm(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
         None => vec![0.0; g.len()],
     };
     Ok((g, b, n.eps() as f32))
+}
+
+/// The packed kernels' version of a candle activation, if they have it (GELU, tanh-GELU,
+/// ReLU, SiLU).
+pub(crate) fn packed_act(act: Activation) -> Option<Act> {
+    match act {
+        Activation::Gelu => Some(Act::Gelu),
+        Activation::NewGelu | Activation::GeluPytorchTanh => Some(Act::GeluTanh),
+        Activation::Relu => Some(Act::Relu),
+        Activation::Silu => Some(Act::Silu),
+        _ => None,
+    }
 }
 
 /// One layer in the packed layout with its LayerNorm epsilon, or `None` when its two norms
@@ -102,12 +115,8 @@ pub(crate) fn pack(
     n_layers: usize,
     mut layer: impl FnMut(usize) -> Result<Option<(PackedLayer, f64)>>,
 ) -> Result<Option<PackedEncoder>> {
-    let act = match m.act {
-        Activation::Gelu => Act::Gelu,
-        Activation::NewGelu | Activation::GeluPytorchTanh => Act::GeluTanh,
-        Activation::Relu => Act::Relu,
-        Activation::Silu => Act::Silu,
-        _ => return Ok(None),
+    let Some(act) = packed_act(m.act) else {
+        return Ok(None);
     };
     if !m.norm.remove_mean() {
         return Ok(None);
