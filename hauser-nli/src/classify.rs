@@ -254,7 +254,7 @@ impl SequenceClassifier {
         let mut out = Vec::new();
         for idx in self.model.batching.plan(&lengths) {
             let batch: Vec<_> = idx.iter().map(|&i| &encs[i]).collect();
-            let (states, _) = self.model.forward(&batch)?;
+            let states = self.model.forward(&batch)?;
             let last = states.last().ok_or_else(|| NliError::Inference {
                 model: name.clone(),
                 message: "no hidden states".into(),

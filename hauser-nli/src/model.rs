@@ -289,9 +289,8 @@ impl TransformerModel {
         self.engines.holds_candle()
     }
 
-    /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]) and the `[b, s]`
-    /// f32 mask.
-    pub(crate) fn forward(&self, encs: &[&Encoded]) -> Result<(Vec<Tensor>, Tensor)> {
+    /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]).
+    pub(crate) fn forward(&self, encs: &[&Encoded]) -> Result<Vec<Tensor>> {
         let name = self.source.name();
         let e = infer_err(&name);
         let backbone = self
@@ -341,8 +340,7 @@ impl TransformerModel {
             Backbone::Deberta(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
             Backbone::DebertaV1(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
         };
-        let maskf = mask.to_dtype(DType::F32).map_err(&e)?;
-        Ok((states, maskf))
+        Ok(states)
     }
 
     /// Tokenizes inputs (sentences or pairs); returns encodings and how many were truncated.

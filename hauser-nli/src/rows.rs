@@ -49,7 +49,7 @@ impl TransformerModel {
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
-            let (states, _) = self.forward(&batch)?;
+            let states = self.forward(&batch)?;
             let all: Vec<Vec<Vec<f32>>> = states[layer]
                 .to_dtype(candle_core::DType::F32)
                 .and_then(|t| t.to_vec3())
