@@ -32,14 +32,21 @@ pub(crate) struct Engines<P, C> {
 }
 
 impl<P, C> Engines<P, C> {
-    /// `candle` builds candle's modules from the weights (narrowed to the prefix); it runs now
-    /// only when `packed` is `None`.
+    /// Builds the engines from `base` (the weights narrowed to the prefix): `pack` makes the
+    /// packed copy, tried only for f32 on the CPU (`None` where the architecture or its
+    /// settings have no packed kernels); `candle` builds candle's modules, now only when there
+    /// is no packed copy.
     pub(crate) fn new(
-        packed: Option<P>,
         weights: WeightsHandle,
         base: &VarBuilder<'static>,
+        pack: impl FnOnce(&VarBuilder<'static>) -> candle_core::Result<Option<P>>,
         candle: impl FnOnce(&VarBuilder<'static>) -> candle_core::Result<C>,
     ) -> candle_core::Result<Self> {
+        let packed = if weights.device.is_cpu() && weights.dtype == DType::F32 {
+            pack(base)?
+        } else {
+            None
+        };
         let cell = OnceLock::new();
         if packed.is_none() {
             let _ = cell.set(candle(base)?);

@@ -225,18 +225,19 @@ impl CausalLm {
             });
         }
         let heads = cfg.num_attention_heads;
-        let packed = if device.is_cpu() && dtype == DType::F32 {
-            dims.packed(&base, heads, act).map_err(werr)?
-        } else {
-            None
-        };
         let handle = WeightsHandle {
             source: source.clone(),
             dtype,
             device: device.clone(),
             prefix,
         };
-        let engines = Engines::new(packed, handle, &base, |b| dims.modules(b)).map_err(werr)?;
+        let engines = Engines::new(
+            handle,
+            &base,
+            |b| dims.packed(b, heads, act),
+            |b| dims.modules(b),
+        )
+        .map_err(werr)?;
         let max_len = cfg.max_position_embeddings;
         let text = TextEncoder::load(source, "gpt2", max_len)?;
         Ok(Self {

@@ -189,26 +189,25 @@ impl TransformerModel {
             Some(p) => vb.pp(p),
             None => vb.clone(),
         };
-        // The packed kernels take f32 BERT-layout weights on the CPU; they are copied straight
-        // from the file, layer by layer, and candle's modules are built only where they run.
-        let packed = if device.is_cpu() && dtype == DType::F32 {
-            match &arch {
-                Arch::Bert { roberta } => BertEncoder::pack(&base, &config, *roberta),
-                Arch::DistilBert => DistilBertEncoder::pack(&base, &config),
-                Arch::DebertaV1(_) | Arch::DebertaV2(_) => Ok(None),
-            }
-            .map_err(werr)?
-        } else {
-            None
-        };
         let handle = WeightsHandle {
             source: source.clone(),
             dtype,
             device: device.clone(),
             prefix,
         };
-        let engines =
-            Engines::new(packed, handle, &base, |b| arch.backbone(b, &config)).map_err(werr)?;
+        // The packed copy is read from the file layer by layer; candle's modules are built
+        // only where it does not exist.
+        let engines = Engines::new(
+            handle,
+            &base,
+            |b| match &arch {
+                Arch::Bert { roberta } => BertEncoder::pack(b, &config, *roberta),
+                Arch::DistilBert => DistilBertEncoder::pack(b, &config),
+                Arch::DebertaV1(_) | Arch::DebertaV2(_) => Ok(None),
+            },
+            |b| arch.backbone(b, &config),
+        )
+        .map_err(werr)?;
         let position_offset = arch.position_offset(&config);
         let max_pos = config
             .max_position_embeddings
