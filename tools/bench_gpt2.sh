@@ -16,9 +16,9 @@ OUT=.cache/bench-gpt2
 mkdir -p "$OUT"
 export HF_HUB_OFFLINE=1
 "$PY" tools/bench_gpt2.py prepare "$OUT" hauser-nli/tests/fixtures/gpt2 "$N"
-cargo build --release -p hauser-nli --example bench_gpt2
+cargo build --release -p hauser-benches --bin bench_gpt2
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; batch $BATCH; best of $REPEATS"
-echo "hauser-nli: $(target/release/examples/bench_gpt2 "$OUT/model" "$OUT/ids.json" "$BATCH" "$REPEATS" | tee "$OUT/ours.json")"
+echo "hauser-nli: $(target/release/bench_gpt2 "$OUT/model" "$OUT/ids.json" "$BATCH" "$REPEATS" | tee "$OUT/ours.json")"
 echo "pytorch:    $("$PY" tools/bench_gpt2.py time "$OUT" "$BATCH" "$REPEATS" | tee "$OUT/torch.json")"
 "$PY" - "$OUT" <<'PY'
 import json, sys

@@ -17,9 +17,9 @@ OUT=.cache/bench-nli
 bash tools/test-assets.sh
 export HF_HUB_OFFLINE=1
 "$PY" tools/bench_nli.py prepare "$OUT" "$MINILM"
-cargo build --release -p hauser-nli --example bench_nli
+cargo build --release -p hauser-benches --bin bench_nli
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; batch $BATCH; best of $REPEATS"
-echo "candle:  $(target/release/examples/bench_nli "$MINILM" "$OUT/minilm-cls" "$OUT/sentences.txt" "$BATCH" "$REPEATS" "$N_PAIRS" | tee "$OUT/candle.json")"
+echo "candle:  $(target/release/bench_nli "$MINILM" "$OUT/minilm-cls" "$OUT/sentences.txt" "$BATCH" "$REPEATS" "$N_PAIRS" | tee "$OUT/candle.json")"
 echo "pytorch: $("$PY" tools/bench_nli.py time "$OUT" "$MINILM" "$BATCH" "$REPEATS" "$N_PAIRS" | tee "$OUT/torch.json")"
 "$PY" - "$OUT" <<'PY'
 import json, sys

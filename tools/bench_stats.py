@@ -15,7 +15,7 @@ pooled Pearson over the drawn items. Percentile 95% intervals.
 Python variants:
   scipy_loop   - one scipy.stats.pearsonr call per correlation per resample (typical user code)
   numpy_vector - all resamples at once with NumPy matrix operations (the fastest NumPy form)
-Rust: `cargo run --release -p figlang-metrics --no-default-features --example bench_bootstrap`,
+Rust: `cargo run --release -p hauser-benches --bin bench_bootstrap`,
 with 1 thread (RAYON_NUM_THREADS=1) and with all cores. The two sides draw different random
 streams, so their intervals agree only up to Monte Carlo error; point estimates agree exactly.
 """
@@ -154,10 +154,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tsv = pathlib.Path(tmp) / "table.tsv"
         tsv.write_text("system\tsegment\thuman\tmetric\n" + "".join(f"{s}\t{g}\t{h!r}\t{m!r}\n" for s, g, h, m in rows))
-        build = ["cargo", "build", "--release", "-q", "-p", "figlang-metrics", "--no-default-features",
-                 "--example", "bench_bootstrap"]
+        build = ["cargo", "build", "--release", "-q", "-p", "hauser-benches", "--bin", "bench_bootstrap"]
         subprocess.run(build, cwd=ROOT, check=True)
-        exe = ROOT / "target" / "release" / "examples" / "bench_bootstrap"
+        exe = ROOT / "target" / "release" / "bench_bootstrap"
         rust = {}
         for threads in ("1", str(os.cpu_count())):
             env = dict(os.environ, RAYON_NUM_THREADS=threads)

@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-/work/pyref/bin/python}"
-cargo build --release -p figlang-metrics --example bench_text
-"$PYTHON" tools/bench_text_metrics.py target/release/examples/bench_text
+cargo build --release -p hauser-benches --bin bench_text
+"$PYTHON" tools/bench_text_metrics.py target/release/bench_text

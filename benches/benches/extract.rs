@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hauser_core::ComponentExtractor;
-use hauser_kb::extract::RuleExtractor;
+use hauser_extract::RuleExtractor;
 
 fn shared_data() -> PathBuf {
     std::env::var_os("HAUSER_SHARED_DATA")

@@ -98,7 +98,7 @@ fn raw_candidate_groups() -> Option<Vec<CandidateGroup>> {
     let path = shared_data().join("hauser/simile_candidates_raw.json");
     let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let ex = hauser_kb::extract::RuleExtractor::new();
+    let ex = hauser_extract::RuleExtractor::new();
     let mut groups = Vec::new();
     for item in v.as_array()? {
         let literal = item["origin_sentence"].as_str()?;

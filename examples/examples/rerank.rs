@@ -1,6 +1,6 @@
 //! Rerank simile candidates with your own scorer plugged into the HAUSER pipeline.
 //!
-//! Run with `cargo run --example rerank -p hauser-cli`.
+//! Run with `cargo run -p hauser-examples --example rerank`.
 
 use hauser_core::{
     CandidateGroup, Components, Criterion, Evaluator, InformativenessScorer, RankSumReranker,

@@ -34,7 +34,6 @@
 pub mod build;
 pub mod clean;
 pub mod error;
-pub mod extract;
 pub mod format;
 pub mod hash;
 pub mod ingest;

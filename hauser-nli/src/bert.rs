@@ -58,7 +58,7 @@ fn layer_norm_eps(cfg: &ModelConfig) -> f64 {
 
 fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig) -> Result<Embeddings> {
     let h = cfg.hidden_size;
-    if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
+    if cfg.num_attention_heads == 0 || !h.is_multiple_of(cfg.num_attention_heads) {
         candle_core::bail!(
             "hidden_size {h} is not a multiple of num_attention_heads {}",
             cfg.num_attention_heads

@@ -113,7 +113,7 @@ impl DebertaV1Encoder {
     ) -> Result<Self> {
         let h = cfg.hidden_size;
         let heads = cfg.num_attention_heads;
-        if heads == 0 || h % heads != 0 {
+        if heads == 0 || !h.is_multiple_of(heads) {
             candle_core::bail!("hidden_size {h} is not a multiple of num_attention_heads {heads}");
         }
         if v1.talking_head {

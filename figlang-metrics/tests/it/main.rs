@@ -1,0 +1,19 @@
+//! The integration tests of `figlang-metrics`, one binary: each module was a test file of its own.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod formality_repro;
+mod golden_bleu;
+mod golden_chrf;
+mod golden_diversity;
+mod golden_meteor;
+mod golden_porter;
+mod golden_rouge;
+mod golden_tokenize;
+mod neural_parity;
+mod neural_scorers;
+mod stats_common;
+mod stats_golden;
+mod stats_golden_agreement;
+mod stats_properties;
+mod stats_resample;

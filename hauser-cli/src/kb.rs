@@ -1,0 +1,267 @@
+//! `hauser kb`: build, inspect and query simile knowledge bases; `--kb` support of `hauser score`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+
+use hauser_core::{Criterion, Scorer};
+use hauser_kb::ingest::{ingest_path, IngestOptions, InputFormat};
+use hauser_kb::{CreativityScorer, Kb, KbBuilder, Normalizer, RelevanceScorer};
+
+use crate::error::CliError;
+
+/// Options of `hauser kb`.
+#[derive(Debug, Clone, Args)]
+pub struct KbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: KbCommand,
+}
+
+/// The `hauser kb` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum KbCommand {
+    /// Build an index file from a simile corpus or triplet list.
+    Build(BuildArgs),
+    /// Query an index: relevance, counts and top properties of a topic-vehicle pair (JSON).
+    Lookup(LookupArgs),
+    /// Sizes and provenance of an index (JSON).
+    Stats(StatsArgs),
+    /// Write a synthetic MAPS-KB-format CSV (for benchmarks).
+    Synth(SynthArgs),
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// MAPS-KB CSV with a header (topic/new_topic, property, vehicle/new_vehicle, count/frequency[, plausibility]).
+    MapsKb,
+    /// TSV: topic, property, vehicle[, count].
+    Triplets,
+    /// TSV: sentence, topic, property, vehicle (each row counts once).
+    SimileTsv,
+    /// One simile per line; components found by the rule-based extractor.
+    Similes,
+}
+
+/// `--clean` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CleanArg {
+    /// Exactly the reference implementation's `clean` (its punctuation pattern almost never matches).
+    Reference,
+    /// The reference's steps, also removing the punctuation characters it meant to remove.
+    StripPunctuation,
+}
+
+/// Options of `hauser kb build`.
+#[derive(Debug, Clone, Args)]
+pub struct BuildArgs {
+    /// Input file.
+    #[arg(long, short)]
+    pub input: PathBuf,
+    /// Input format.
+    #[arg(long, value_enum)]
+    pub format: FormatArg,
+    /// Index file to write. It is written to a temporary file and renamed, so an index that is
+    /// open elsewhere is never modified in place.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Count and report malformed rows instead of stopping at the first one.
+    #[arg(long)]
+    pub skip_bad_rows: bool,
+    /// Key normalisation.
+    #[arg(long, value_enum, default_value = "reference")]
+    pub clean: CleanArg,
+}
+
+/// Options of `hauser kb lookup`.
+#[derive(Debug, Clone, Args)]
+pub struct LookupArgs {
+    /// Index file.
+    pub index: PathBuf,
+    /// Topic (raw; normalised like the index's keys).
+    #[arg(long)]
+    pub topic: String,
+    /// Vehicle: report relevance, counts and the top properties of (topic, vehicle).
+    #[arg(long)]
+    pub vehicle: Option<String>,
+    /// Property: report the top vehicles of (topic, property).
+    #[arg(long)]
+    pub property: Option<String>,
+    /// How many properties or vehicles to list.
+    #[arg(long, default_value_t = 5)]
+    pub top: usize,
+}
+
+/// Options of `hauser kb stats`.
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// Index file.
+    pub index: PathBuf,
+}
+
+/// Options of `hauser kb synth`.
+#[derive(Debug, Clone, Args)]
+pub struct SynthArgs {
+    /// Rows to write.
+    #[arg(long)]
+    pub triplets: u64,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output CSV.
+    #[arg(long, short)]
+    pub out: PathBuf,
+}
+
+/// Runs `hauser kb`; JSON results go to `out`, progress messages to `log`.
+///
+/// # Errors
+/// Unreadable or malformed inputs, corrupt indexes, unwritable outputs.
+pub fn run(args: &KbArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result<(), CliError> {
+    let value = match &args.command {
+        KbCommand::Build(a) => build(a, log)?,
+        KbCommand::Lookup(a) => lookup(a)?,
+        KbCommand::Stats(a) => serde_json::to_value(Kb::open(&a.index)?.stats())
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        KbCommand::Synth(a) => synth(a)?,
+    };
+    writeln!(out, "{value:#}").map_err(|e| CliError::io("-", e))
+}
+
+fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliError> {
+    let start = Instant::now();
+    let normalizer = match a.clean {
+        CleanArg::Reference => Normalizer::Reference,
+        CleanArg::StripPunctuation => Normalizer::StripPunctuation,
+    };
+    let format = match a.format {
+        FormatArg::MapsKb => InputFormat::MapsKb,
+        FormatArg::Triplets => InputFormat::Triplets,
+        FormatArg::SimileTsv => InputFormat::SimileTsv,
+        FormatArg::Similes => InputFormat::Similes,
+    };
+    let extractor = hauser_extract::RuleExtractor::new();
+    let mut builder = KbBuilder::new(normalizer);
+    let opts = IngestOptions {
+        skip_bad_rows: a.skip_bad_rows,
+    };
+    let report = ingest_path(&a.input, format, &mut builder, opts, Some(&extractor))?;
+    let ingest_s = start.elapsed().as_secs_f64();
+    let tmp = temp_path(&a.out);
+    let written = builder
+        .write_file(&tmp)
+        .and_then(|_| std::fs::rename(&tmp, &a.out).map_err(|e| hauser_kb::KbError::io(&a.out, e)));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    let stats = Kb::open(&a.out)?.stats();
+    let log_err = |e| CliError::io("-", e);
+    if report.bad_rows > 0 {
+        writeln!(
+            log,
+            "hauser: kb: skipped {} malformed row(s):",
+            report.bad_rows
+        )
+        .map_err(log_err)?;
+        for m in &report.first_bad_rows {
+            writeln!(log, "  {m}").map_err(log_err)?;
+        }
+    }
+    writeln!(
+        log,
+        "hauser: kb: {} rows -> {} triplets in {:.2} s",
+        report.rows_read,
+        stats.triplets,
+        start.elapsed().as_secs_f64()
+    )
+    .map_err(log_err)?;
+    Ok(json!({
+        "ingest": report,
+        "ingest_seconds": ingest_s,
+        "total_seconds": start.elapsed().as_secs_f64(),
+        "index": stats,
+    }))
+}
+
+fn temp_path(out: &Path) -> PathBuf {
+    let mut name = out
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(format!(".tmp{}", std::process::id()));
+    out.with_file_name(name)
+}
+
+fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
+    if a.vehicle.is_none() && a.property.is_none() {
+        return Err(CliError::Usage(
+            "kb lookup needs --vehicle (pair) or --property (top vehicles)".into(),
+        ));
+    }
+    let kb = Kb::open(&a.index)?;
+    let mut v = json!({
+        "topic": a.topic,
+        "topic_key": kb.key(&a.topic),
+        "kb": kb.checksum(),
+    });
+    if let Some(vehicle) = &a.vehicle {
+        let pair = kb.pair(&a.topic, vehicle);
+        v["vehicle"] = json!(vehicle);
+        v["vehicle_key"] = json!(kb.key(vehicle));
+        v["relevance"] = json!(pair.map_or(0.0, |p| p.relevance));
+        v["pair_count"] = json!(pair.map_or(0.0, |p| p.count));
+        v["vehicle_count"] = json!(kb.vehicle_count(vehicle));
+        v["top_properties"] = json!(kb.top_properties(&a.topic, vehicle, a.top));
+    }
+    if let Some(property) = &a.property {
+        v["property"] = json!(property);
+        v["top_vehicles"] = json!(kb.top_vehicles(&a.topic, property, a.top));
+    }
+    Ok(v)
+}
+
+fn synth(a: &SynthArgs) -> Result<serde_json::Value, CliError> {
+    let start = Instant::now();
+    let file = std::fs::File::create(&a.out).map_err(|e| CliError::io(&a.out, e))?;
+    let r = hauser_kb::synth::write_synthetic(file, a.triplets, a.seed)
+        .map_err(|e| CliError::io(&a.out, e))?;
+    Ok(json!({
+        "rows": r.rows,
+        "topics": r.vocab[0],
+        "properties": r.vocab[1],
+        "vehicles": r.vocab[2],
+        "seconds": start.elapsed().as_secs_f64(),
+        "out": a.out.display().to_string(),
+    }))
+}
+
+/// Adds the relevance and creativity scorers of `hauser score --kb INDEX`, or lists both
+/// criteria as unavailable ("no --kb given") when no index is given.
+///
+/// # Errors
+/// The index cannot be opened or is corrupt.
+pub fn add_kb_scorers(
+    index: Option<&Path>,
+    scorers: &mut Vec<Box<dyn Scorer>>,
+    unavailable: &mut Vec<(Criterion, String)>,
+) -> Result<(), CliError> {
+    match index {
+        Some(path) => {
+            let kb = Arc::new(Kb::open(path)?);
+            scorers.push(Box::new(RelevanceScorer::new(kb.clone())));
+            scorers.push(Box::new(CreativityScorer::new(kb)));
+        }
+        None => {
+            for c in [Criterion::Relevance, Criterion::Creativity] {
+                unavailable.push((c, "no --kb given".to_string()));
+            }
+        }
+    }
+    Ok(())
+}

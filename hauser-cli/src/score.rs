@@ -1,0 +1,279 @@
+//! `hauser score`: evaluate simile candidates on every criterion that can run.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use hauser_core::{
+    render_signatures, Criterion, Evaluator, InformativenessScorer, MissingPart, QualityWeights,
+    RankSumReranker, Scorer,
+};
+
+use crate::error::CliError;
+use crate::input::{open_input, InputRecord};
+use crate::output::{candidate_record, error_record, group_label};
+use crate::progress;
+
+/// Options of `hauser score`.
+#[derive(Debug, Clone, Args)]
+pub struct ScoreArgs {
+    /// Input: JSONL groups or the original HAUSER JSON array (`-` for stdin).
+    #[arg(long, short)]
+    pub input: PathBuf,
+    /// Output JSONL file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Quality weights for relevance, logical and sentiment consistency ("a,b,c"; fractions allowed).
+    #[arg(long, default_value = "3/6,2/6,1/6")]
+    pub weights: String,
+    /// When a quality part did not run: omit quality, or renormalise the weights of the parts that ran.
+    #[arg(long, value_enum, default_value = "omit")]
+    pub missing_part: MissingPartArg,
+    /// Reranker weights for quality, creativity and informativeness ranks ("q:c:i").
+    #[arg(long, default_value = "2:2:1")]
+    pub rerank: String,
+    /// Groups scored per batch (neural scorers batch across the groups of one batch).
+    #[arg(long, default_value_t = 256)]
+    pub chunk: usize,
+    /// Knowledge-base index (from `hauser kb build`) for relevance and creativity.
+    #[arg(long, value_name = "INDEX")]
+    pub kb: Option<PathBuf>,
+    /// NLI model for logical consistency: a hub id (`org/name[@revision]`, through the hub
+    /// cache; honours HF_HOME and HF_HUB_OFFLINE) or a local directory. HAUSER used
+    /// `mujeensung/roberta-base_mnli_bc`.
+    #[arg(long, value_name = "MODEL")]
+    pub nli: Option<String>,
+    /// The NLI model's class names in order, comma-separated, replacing a `LABEL_0`-style
+    /// id2label (e.g. `entailment,neutral,contradiction`).
+    #[arg(long, value_name = "LABELS")]
+    pub nli_labels: Option<String>,
+    /// NLI input: the pair (literal, simile), or `concat` for `literal + " " + simile` as one
+    /// sequence, as the original implementation does.
+    #[arg(long, default_value = "pair", value_parser = ["pair", "concat"])]
+    pub nli_input: String,
+    /// Sentiment model for sentiment consistency (hub id or directory). HAUSER used
+    /// `distilbert-base-uncased-finetuned-sst-2-english`.
+    #[arg(long, value_name = "MODEL")]
+    pub sentiment: Option<String>,
+    /// Inputs per forward pass of the neural scorers (batches span groups).
+    #[arg(long, default_value_t = 32)]
+    pub nli_batch_size: usize,
+    /// Do not extract components of candidates that come without them (the rule-based
+    /// extractor of `hauser extract` runs by default); criteria needing components are then
+    /// skipped for such groups.
+    #[arg(long)]
+    pub no_extract: bool,
+}
+
+/// `--missing-part` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MissingPartArg {
+    /// Report no quality unless all weighted parts ran.
+    Omit,
+    /// Rescale the weights of the parts that ran.
+    Renormalize,
+}
+
+/// What a run produced.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ScoreSummary {
+    /// Candidate records written.
+    pub scored: usize,
+    /// Error records written.
+    pub failed: usize,
+}
+
+/// The scorers a run uses, and the criteria that cannot run with the reason.
+pub type ScorerSet = (Vec<Box<dyn Scorer>>, Vec<(Criterion, String)>);
+
+/// Builds the scorers the options allow; criteria that cannot run are listed with the reason.
+pub fn build_scorers(args: &ScoreArgs) -> Result<ScorerSet, CliError> {
+    let mut scorers: Vec<Box<dyn Scorer>> = vec![Box::new(InformativenessScorer)];
+    let mut unavailable = Vec::new();
+    crate::kb::add_kb_scorers(args.kb.as_deref(), &mut scorers, &mut unavailable)?;
+    let nli_opts = hauser_nli::LoadOptions {
+        batching: hauser_nli::Batching {
+            batch_size: args.nli_batch_size.max(1),
+            bucketed: true,
+        },
+        ..Default::default()
+    };
+    match &args.nli {
+        Some(spec) => {
+            let labels = args
+                .nli_labels
+                .as_deref()
+                .map(|l| l.split(',').map(|x| x.trim().to_string()).collect());
+            let input = hauser_nli::NliInput::parse(&args.nli_input).unwrap_or_default();
+            let src = hauser_nli::ModelSource::parse(spec);
+            let s = hauser_nli::LogicalConsistency::from_model(&src, &nli_opts, labels, input)?;
+            scorers.push(Box::new(s));
+        }
+        None => unavailable.push((
+            Criterion::LogicalConsistency,
+            "no --nli model given".to_string(),
+        )),
+    }
+    match &args.sentiment {
+        Some(spec) => {
+            let src = hauser_nli::ModelSource::parse(spec);
+            let s = hauser_nli::SentimentConsistency::from_model(&src, &nli_opts)?;
+            scorers.push(Box::new(s));
+        }
+        None => unavailable.push((
+            Criterion::SentimentConsistency,
+            "no --sentiment model given".to_string(),
+        )),
+    }
+    Ok((scorers, unavailable))
+}
+
+/// Runs `hauser score`, writing records to the output and messages to `log` (stderr).
+///
+/// # Errors
+/// Invalid options, an unreadable input or an unwritable output. Per-record problems are
+/// error records and counted in the summary instead.
+pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliError> {
+    let missing = match args.missing_part {
+        MissingPartArg::Omit => MissingPart::Omit,
+        MissingPartArg::Renormalize => MissingPart::Renormalize,
+    };
+    let quality = QualityWeights::parse(&args.weights)?.with_missing(missing);
+    let reranker = RankSumReranker::parse(&args.rerank)?;
+    if args.chunk == 0 {
+        return Err(CliError::Usage("--chunk must be at least 1".into()));
+    }
+    let (scorers, unavailable) = build_scorers(args)?;
+    let mut evaluator = Evaluator::new()
+        .with_quality(quality)
+        .with_reranker(Box::new(reranker));
+    for s in scorers {
+        evaluator = evaluator.with_scorer(s);
+    }
+    if !args.no_extract {
+        evaluator = evaluator.with_extractor(Box::new(hauser_extract::RuleExtractor::new()));
+    }
+    let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(BufWriter::new(
+            File::create(p).map_err(|e| CliError::io(p, e))?,
+        )),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    let write_err = |e| CliError::io(&out_path, e);
+    for (criterion, reason) in &unavailable {
+        writeln!(log, "hauser: {criterion}: skipped ({reason})").map_err(write_err)?;
+    }
+
+    let input = open_input(&args.input)?;
+    let signature = render_signatures(&evaluator.signatures());
+    let pb = progress::bar(input.total, "scoring groups");
+    let mut summary = ScoreSummary::default();
+    let mut skipped: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut records = input.records.peekable();
+    while records.peek().is_some() {
+        let chunk: Vec<InputRecord> = records.by_ref().take(args.chunk).collect();
+        write_chunk(
+            &evaluator,
+            &chunk,
+            &args.input,
+            &signature,
+            &mut out,
+            &mut summary,
+            &mut skipped,
+        )
+        .map_err(write_err)?;
+        pb.inc(chunk.len() as u64);
+    }
+    pb.finish_and_clear();
+    out.flush().map_err(write_err)?;
+    for (criterion, (groups, reason)) in &skipped {
+        writeln!(
+            log,
+            "hauser: {criterion}: skipped on {groups} group(s): {reason}"
+        )
+        .map_err(write_err)?;
+    }
+    writeln!(
+        log,
+        "hauser: {} candidate(s) scored, {} error record(s)",
+        summary.scored, summary.failed
+    )
+    .map_err(write_err)?;
+    Ok(summary)
+}
+
+fn write_chunk(
+    evaluator: &Evaluator,
+    chunk: &[InputRecord],
+    file: &Path,
+    signature: &str,
+    out: &mut dyn Write,
+    summary: &mut ScoreSummary,
+    skipped: &mut BTreeMap<String, (usize, String)>,
+) -> std::io::Result<()> {
+    // Only parsed groups go to the evaluator; errors keep their place in the output order.
+    let groups: Vec<_> = chunk
+        .iter()
+        .filter_map(|r| r.group.as_ref().ok().cloned())
+        .collect();
+    let mut outcomes = evaluator.evaluate(&groups, 0).into_iter();
+    for rec in chunk {
+        match &rec.group {
+            Err(message) => {
+                let v = error_record(group_label(None, rec.index), None, file, rec.line, message);
+                writeln!(out, "{v}")?;
+                summary.failed += 1;
+            }
+            Ok(group) => match outcomes.next() {
+                Some(Ok(mut report)) => {
+                    report.index = rec.index;
+                    for s in &report.skipped {
+                        let entry = skipped
+                            .entry(s.criterion.to_string())
+                            .or_insert((0, s.reason.clone()));
+                        entry.0 += 1;
+                    }
+                    for cand in &report.candidates {
+                        writeln!(out, "{}", candidate_record(&report, cand, signature))?;
+                        summary.scored += 1;
+                    }
+                }
+                Some(Err(failure)) => {
+                    let label = group_label(group.id.as_deref(), rec.index);
+                    let message = failure.error.to_string();
+                    let per_candidate: Vec<Option<usize>> = if failure.n_candidates == 0 {
+                        vec![None]
+                    } else {
+                        (0..failure.n_candidates).map(Some).collect()
+                    };
+                    for c in per_candidate {
+                        writeln!(
+                            out,
+                            "{}",
+                            error_record(label.clone(), c, file, rec.line, &message)
+                        )?;
+                        summary.failed += 1;
+                    }
+                }
+                None => {
+                    // The evaluator returns one outcome per group; never drop a record if not.
+                    let label = group_label(group.id.as_deref(), rec.index);
+                    let v = error_record(
+                        label,
+                        None,
+                        file,
+                        rec.line,
+                        "internal: no outcome for group",
+                    );
+                    writeln!(out, "{v}")?;
+                    summary.failed += 1;
+                }
+            },
+        }
+    }
+    Ok(())
+}

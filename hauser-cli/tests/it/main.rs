@@ -1,0 +1,16 @@
+//! The integration tests of `hauser-cli`, one binary: each module was a test file of its own.
+#![allow(clippy::unwrap_used)]
+
+mod cli_score;
+mod common;
+mod embed;
+mod extract;
+mod kb;
+mod kb_reproduction;
+mod meta_eval;
+mod metric;
+mod metric_neural;
+mod reproduce_bertscore_formality;
+mod reproduce_formality;
+mod reproduce_hauser_stats;
+mod reproduce_informativeness;

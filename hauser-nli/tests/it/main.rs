@@ -1,0 +1,11 @@
+//! The integration tests of `hauser-nli`, one binary: each module was a test file of its own.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod gpt2;
+mod hidden_states;
+mod loading;
+mod minilm;
+mod packed_cpu;
+mod parity;
+mod scorers;
