@@ -24,6 +24,17 @@
 //! assert_eq!(report.candidates[1].rank, Some(1));
 //! # Ok::<(), hauser_core::CoreError>(())
 //! ```
+//!
+//! ## Examples
+//!
+//! Runnable programs in the repository's `examples/` (`cargo run -p hauser-examples --example
+//! NAME`): [`rerank`](https://github.com/hauser-rs/hauser-rs/blob/main/examples/examples/rerank.rs) plugs a custom [`Scorer`] into the pipeline;
+//! [`kb_scores`](https://github.com/hauser-rs/hauser-rs/blob/main/examples/examples/kb_scores.rs) runs the knowledge-base criteria with the rule-based
+//! extractor.
+//!
+//! ## Features
+//!
+//! None: the crate has no optional features and no neural dependency.
 #![deny(missing_docs)]
 
 pub mod criterion;

@@ -34,6 +34,16 @@
 //! # Ok::<(), hauser_core::CoreError>(())
 //! ```
 
+//!
+//! ## Examples
+//!
+//! [`kb_scores`](https://github.com/hauser-rs/hauser-rs/blob/main/examples/examples/kb_scores.rs) in the repository's `examples/`
+//! (`cargo run -p hauser-examples --example kb_scores`) fills candidates' components with this
+//! extractor inside the evaluation pipeline.
+//!
+//! ## Features
+//!
+//! None.
 #![deny(missing_docs)]
 
 mod coref;

@@ -29,6 +29,17 @@
 //! assert_eq!(kb.top_vehicles("she", "quick", 5)[0].name, "wind");
 //! # Ok::<(), hauser_kb::KbError>(())
 //! ```
+//!
+//! ## Examples
+//!
+//! [`kb_scores`](https://github.com/hauser-rs/hauser-rs/blob/main/examples/examples/kb_scores.rs) in the repository's `examples/`
+//! (`cargo run -p hauser-examples --example kb_scores`) builds a knowledge base and scores
+//! candidates through the evaluation pipeline. Plain similes are ingested through any
+//! [`hauser_core::ComponentExtractor`], e.g. `hauser_extract::RuleExtractor`.
+//!
+//! ## Features
+//!
+//! None.
 #![deny(missing_docs)]
 
 pub mod build;

@@ -1,8 +1,44 @@
 //! # hauser-nli
 //!
-//! Candle transformer inference for HAUSER: BERT-family, DistilBERT and DeBERTa (v1, v2/v3)
-//! encoders with the sequence-classification heads of transformers, mean-pooled embeddings, a
-//! GPT-2 causal LM, and the logical- and sentiment-consistency criteria built on them.
+//! All transformer inference of hauser-rs, on Candle: BERT-family, DistilBERT and DeBERTa
+//! (v1, v2/v3) encoders with the sequence-classification heads of transformers, mean-pooled
+//! embeddings and per-layer hidden states, a GPT-2 causal LM, and the logical- and
+//! sentiment-consistency criteria built on them. `figlang-metrics` (feature `neural`) builds
+//! BERTScore, perplexity and style strength on this crate.
+//!
+//! ```no_run
+//! use hauser_nli::{Embedder, LoadOptions, ModelSource, SequenceClassifier};
+//!
+//! // A hub id (`org/name[@revision]`, through the Hugging Face cache) or a local directory.
+//! let source = ModelSource::parse("sentence-transformers/all-MiniLM-L6-v2");
+//! let embedder = Embedder::load(&source, &LoadOptions::default())?;
+//! // Mean-pooled, L2-normalised sentence embeddings of the last layer.
+//! let e = embedder.embed(&["He runs like the wind.", "He is very fast."], None, true)?;
+//! let cosine: f32 = e.vectors[0].iter().zip(&e.vectors[1]).map(|(a, b)| a * b).sum();
+//! println!("cosine similarity {cosine:.3}");
+//!
+//! // A sentence-pair classifier (MNLI): probabilities per class, in `labels()` order.
+//! let nli = ModelSource::parse("mujeensung/roberta-base_mnli_bc");
+//! let classifier = SequenceClassifier::load(&nli, &LoadOptions::default())?;
+//! let p = classifier.predict(&[("He is fast.", Some("He runs like the wind."))])?;
+//! println!("{:?} {:?}", classifier.labels(), p.probs[0]);
+//! # Ok::<(), hauser_nli::NliError>(())
+//! ```
+//!
+//! ## Examples
+//!
+//! [`embed`](https://github.com/hauser-rs/hauser-rs/blob/main/examples/examples/embed.rs) in the repository's `examples/`
+//! (`cargo run --release -p hauser-examples --example embed -- MODEL`) embeds sentences and
+//! compares them.
+//!
+//! ## Features
+//!
+//! | feature | default | adds |
+//! | --- | --- | --- |
+//! | `cuda` | no | Candle's CUDA backend (`DeviceSpec::Cuda`); needs the CUDA toolkit |
+//! | `metal` | no | Candle's Metal backend (`DeviceSpec::Metal`) on macOS |
+//!
+//! The CPU, f32 path is the tested default.
 //!
 //! Models come from a local directory or the Hugging Face hub ([`ModelSource`]); weights are
 //! `model.safetensors` (memory-mapped) or `pytorch_model.bin`.
