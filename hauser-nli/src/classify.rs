@@ -6,7 +6,9 @@ use candle_transformers::models::debertav2;
 
 use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
-use crate::model::{Arch, LoadOptions, TransformerModel};
+use crate::arch::ops::activation;
+use crate::arch::Arch;
+use crate::model::{LoadOptions, TransformerModel};
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 
@@ -41,7 +43,7 @@ impl PoolerAct {
     fn parse(name: Option<&str>) -> Self {
         match name {
             Some("tanh") => PoolerAct::Tanh,
-            other => PoolerAct::Other(crate::bert::activation(other)),
+            other => PoolerAct::Other(activation(other)),
         }
     }
 

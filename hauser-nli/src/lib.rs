@@ -49,24 +49,22 @@
 //! ```
 #![deny(missing_docs)]
 
+mod arch;
 mod batch;
-mod bert;
 mod classify;
 mod config;
-mod deberta;
-mod deberta_v1;
 mod device;
-mod distilbert;
 mod embed;
 mod engines;
 mod error;
-mod fast;
-mod gpt2;
+mod lm;
 mod model;
+mod packed;
 mod rows;
 mod scorers;
 mod source;
 mod tokenize;
+mod weights;
 
 pub use batch::Batching;
 pub use classify::{Predictions, SequenceClassifier};
@@ -74,8 +72,9 @@ pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
-pub use gpt2::{CausalLm, TokenLogProbs};
-pub use model::{LoadOptions, TransformerModel, ENCODER_ARCHITECTURES};
+pub use arch::ENCODER_ARCHITECTURES;
+pub use lm::{CausalLm, TokenLogProbs};
+pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;
 pub use tokenize::{Encoded, TextEncoder};

@@ -3,7 +3,7 @@
 
 use crate::batch::scatter;
 use crate::error::{infer_err, Result};
-use crate::fast::SeqRef;
+use crate::packed::SeqRef;
 use crate::model::TransformerModel;
 use crate::tokenize::Encoded;
 

@@ -16,6 +16,17 @@ use candle_transformers::models::debertav2::{
     DebertaV2Output, DebertaV2SelfOutput,
 };
 
+use super::spec::{BpeSpecials, Spec};
+
+/// DeBERTa-v2/v3 checkpoints (`DebertaV2Model`, or a task model's `deberta.` prefix).
+pub(crate) const SPEC: Spec = Spec {
+    model_types: &["deberta-v2"],
+    prefixes: &["deberta"],
+    probe: "embeddings.word_embeddings.weight",
+    bpe_specials: BpeSpecials::None,
+    packed: false,
+};
+
 struct Layer {
     attention: DebertaV2DisentangledSelfAttention,
     attention_out: DebertaV2SelfOutput,

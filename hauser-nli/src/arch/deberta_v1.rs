@@ -14,8 +14,19 @@ use candle_nn::{
 };
 use serde::Deserialize;
 
-use crate::bert::{activation, additive_mask};
+use super::ops::{activation, additive_mask};
+use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
+
+/// DeBERTa v1 checkpoints (`DebertaModel`, or a task model's `deberta.` prefix).
+pub(crate) const SPEC: Spec = Spec {
+    model_types: &["deberta"],
+    prefixes: &["deberta"],
+    probe: "embeddings.word_embeddings.weight",
+    // GPT-2's byte-level BPE with BERT's special tokens and segments.
+    bpe_specials: BpeSpecials::Bert,
+    packed: false,
+};
 
 /// transformers' `DebertaConfig` default.
 const DEFAULT_EPS: f64 = 1e-7;
