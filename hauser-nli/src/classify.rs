@@ -13,9 +13,9 @@ use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 
 enum Head {
-    /// BERT: pooler (dense + tanh on [CLS]) then classifier.
+    /// BERT: pooler (dense + tanh on `[CLS]`) then classifier.
     Bert { pooler: Linear, classifier: Linear },
-    /// RoBERTa / XLM-R: dense + tanh then out_proj, on <s>.
+    /// RoBERTa / XLM-R: dense + tanh then `out_proj`, on `<s>`.
     Roberta { dense: Linear, out_proj: Linear },
     /// DistilBERT: pre_classifier + ReLU then classifier.
     DistilBert { pre: Linear, classifier: Linear },
