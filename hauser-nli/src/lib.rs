@@ -66,13 +66,13 @@ mod source;
 mod tokenize;
 mod weights;
 
+pub use arch::ENCODER_ARCHITECTURES;
 pub use batch::Batching;
 pub use classify::{Predictions, SequenceClassifier};
 pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
-pub use arch::ENCODER_ARCHITECTURES;
 pub use lm::{CausalLm, TokenLogProbs};
 pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};

@@ -13,6 +13,7 @@ use candle_nn::{
     embedding, layer_norm, linear, Activation, Embedding, LayerNorm, Linear, VarBuilder,
 };
 
+use super::head::ClassifierHead;
 use super::ops::{activation, additive_mask, attention};
 use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
@@ -253,5 +254,39 @@ impl BertEncoder {
         let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
         let i = self.act.forward(&l.intermediate.forward(&a)?)?;
         l.out_norm.forward(&(l.output.forward(&i)? + a)?)
+    }
+}
+
+/// The head of `BertForSequenceClassification` (pooler: dense + tanh on `[CLS]`, then the
+/// classifier) or of RoBERTa's (`classifier.dense` + tanh, then `classifier.out_proj`, on
+/// `<s>`): the same computation under two sets of names.
+pub(crate) struct TanhHead {
+    dense: Linear,
+    out: Linear,
+}
+
+/// The classification head of a BERT (`roberta: false`) or RoBERTa-family checkpoint, from
+/// the root var builder.
+pub(crate) fn head(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    labels: usize,
+    roberta: bool,
+) -> Result<TanhHead> {
+    let h = cfg.hidden_size;
+    let (dense, out) = if roberta {
+        ("classifier.dense", "classifier.out_proj")
+    } else {
+        ("bert.pooler.dense", "classifier")
+    };
+    Ok(TanhHead {
+        dense: linear(h, h, vb.pp(dense))?,
+        out: linear(h, labels, vb.pp(out))?,
+    })
+}
+
+impl ClassifierHead for TanhHead {
+    fn forward(&self, cls: &Tensor) -> Result<Tensor> {
+        self.out.forward(&self.dense.forward(cls)?.tanh()?)
     }
 }

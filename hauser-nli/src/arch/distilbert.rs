@@ -7,8 +7,13 @@
 //! weight names (`transformer.layer.{i}.attention.q_lin`...) onto BERT's roles. Its outputs are
 //! `hidden_states` of transformers' `DistilBertModel(..., output_hidden_states=True)`.
 
+use candle_core::{Module, Result, Tensor};
+use candle_nn::{linear, Linear, VarBuilder};
+
 use super::bert::{LayerNames, Layout};
+use super::head::ClassifierHead;
 use super::spec::{BpeSpecials, Spec};
+use crate::config::ModelConfig;
 
 /// DistilBERT checkpoints (`DistilBertModel`, or a task model's `distilbert.` prefix).
 pub(crate) const SPEC: Spec = Spec {
@@ -41,5 +46,26 @@ pub(crate) fn layout() -> Layout {
         eps: 1e-12,
         token_types: 0,
         position_offset: 0,
+    }
+}
+
+/// `DistilBertForSequenceClassification`'s head: `pre_classifier` + ReLU, then `classifier`.
+pub(crate) struct Head {
+    pre: Linear,
+    classifier: Linear,
+}
+
+/// The classification head, from the root var builder.
+pub(crate) fn head(vb: &VarBuilder<'_>, cfg: &ModelConfig, labels: usize) -> Result<Head> {
+    let h = cfg.hidden_size;
+    Ok(Head {
+        pre: linear(h, h, vb.pp("pre_classifier"))?,
+        classifier: linear(h, labels, vb.pp("classifier"))?,
+    })
+}
+
+impl ClassifierHead for Head {
+    fn forward(&self, cls: &Tensor) -> Result<Tensor> {
+        self.classifier.forward(&self.pre.forward(cls)?.relu()?)
     }
 }

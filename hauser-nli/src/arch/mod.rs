@@ -9,6 +9,7 @@ pub(crate) mod deberta_v1;
 pub(crate) mod deberta_v2;
 pub(crate) mod distilbert;
 pub(crate) mod gpt2;
+pub(crate) mod head;
 pub(crate) mod ops;
 pub(crate) mod spec;
 
@@ -20,6 +21,7 @@ use crate::packed::PackedEncoder;
 use bert::{BertEncoder, Layout};
 use deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use deberta_v2::DebertaEncoder;
+use head::ClassifierHead;
 use spec::Spec;
 
 /// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
@@ -136,9 +138,11 @@ impl Arch {
     ) -> candle_core::Result<Backbone> {
         let base = base.clone();
         Ok(match self {
-            Arch::Bert { roberta } => {
-                Backbone::Bert(BertEncoder::load(base, config, &bert::layout(config, *roberta))?)
-            }
+            Arch::Bert { roberta } => Backbone::Bert(BertEncoder::load(
+                base,
+                config,
+                &bert::layout(config, *roberta),
+            )?),
             Arch::DistilBert => {
                 Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
             }
@@ -160,6 +164,22 @@ impl Arch {
             Some(lay) if self.kind().spec().packed => bert::pack_encoder(base, config, &lay),
             _ => Ok(None),
         }
+    }
+
+    /// The sequence-classification head with `labels` classes, from the root var builder
+    /// (task heads sit outside the base-model prefix).
+    pub(crate) fn head(
+        &self,
+        vb: &VarBuilder<'static>,
+        config: &ModelConfig,
+        labels: usize,
+    ) -> candle_core::Result<Box<dyn ClassifierHead>> {
+        Ok(match self {
+            Arch::Bert { roberta } => Box::new(bert::head(vb, config, labels, *roberta)?),
+            Arch::DistilBert => Box::new(distilbert::head(vb, config, labels)?),
+            Arch::DebertaV1(c) => Box::new(deberta_v1::head(vb, config, c, labels)?),
+            Arch::DebertaV2(c) => Box::new(deberta_v2::head(vb, c, labels)?),
+        })
     }
 
     /// Positions taken before the first token (RoBERTa: padding index + 1).

@@ -141,7 +141,12 @@ impl Checkpoint {
     fn save(self, dir: &Path, config: serde_json::Value, words: usize) {
         candle_core::safetensors::save(&self.tensors, dir.join("model.safetensors")).unwrap();
         std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
-        let mut vocab = vec!["[PAD]".to_string(), "[UNK]".into(), "[CLS]".into(), "[SEP]".into()];
+        let mut vocab = vec![
+            "[PAD]".to_string(),
+            "[UNK]".into(),
+            "[CLS]".into(),
+            "[SEP]".into(),
+        ];
         vocab.extend((0..words).map(|i| format!("w{i}")));
         std::fs::write(dir.join("vocab.txt"), vocab.join("\n")).unwrap();
     }
@@ -172,12 +177,22 @@ fn write_encoder(dir: &Path, s: &Shape, kind: Encoder) {
     };
     let e = format!("{prefix}embeddings");
     c.put(format!("{e}.word_embeddings.weight"), &[vocab, h], 0.0, 1.0);
-    c.put(format!("{e}.position_embeddings.weight"), &[POSITIONS, h], 0.0, 0.5);
+    c.put(
+        format!("{e}.position_embeddings.weight"),
+        &[POSITIONS, h],
+        0.0,
+        0.5,
+    );
     c.norm(&format!("{e}.LayerNorm"), h);
     let config = match kind {
         Encoder::Bert | Encoder::Roberta => {
             let types = if matches!(kind, Encoder::Bert) { 2 } else { 1 };
-            c.put(format!("{e}.token_type_embeddings.weight"), &[types, h], 0.0, 0.5);
+            c.put(
+                format!("{e}.token_type_embeddings.weight"),
+                &[types, h],
+                0.0,
+                0.5,
+            );
             for i in 0..s.layers {
                 let l = format!("{prefix}encoder.layer.{i}");
                 for p in ["query", "key", "value"] {
@@ -258,7 +273,10 @@ fn check_encoder(
     let dir = tempfile::tempdir().unwrap();
     write_encoder(dir.path(), s, kind);
     let mut e = Embedder::load(&ModelSource::Dir(dir.path().into()), &opts(batch_size)).unwrap();
-    prop_assert!(e.model().uses_packed_cpu(), "{kind:?}: packed path not in use");
+    prop_assert!(
+        e.model().uses_packed_cpu(),
+        "{kind:?}: packed path not in use"
+    );
     let texts: Vec<(String, Option<String>)> = raw
         .iter()
         .map(|(a, b)| (text(a, s.words), b.as_ref().map(|b| text(b, s.words))))
