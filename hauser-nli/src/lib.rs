@@ -21,8 +21,9 @@
 //! states, numbered as transformers' `hidden_states`: 0 is the embedding output,
 //! `num_hidden_layers` the last layer. DeBERTa-v2 drives candle-transformers' public layer
 //! modules one by one; DistilBERT, whose candle modules are private, runs through the BERT
-//! encoder's own layer code with a table of its weight names; DeBERTa v1 (`model_type` "deberta", e.g. microsoft/deberta-large-mnli), which candle
-//! lacks, is written here on candle's tensor operations.
+//! encoder's own layer code with a table of its weight names; DeBERTa v1 (`model_type`
+//! "deberta", e.g. microsoft/deberta-large-mnli), which candle lacks, is written here on
+//! candle's tensor operations.
 //!
 //! ## Speed
 //! On the CPU in f32, BERT-family and DistilBERT encoders run through packed kernels rather

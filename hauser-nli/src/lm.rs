@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use crate::arch::gpt2::{self, Gpt2Config, Modules};
+use crate::arch::CAUSAL_ARCHITECTURES;
 use crate::batch::{scatter, Batching};
 use crate::config::ModelConfig;
 use crate::engines::{Engines, WeightsHandle};
@@ -73,7 +74,7 @@ impl CausalLm {
                 model: name,
                 model_type: config.model_type,
                 usage: "causal LM",
-                supported: "gpt2",
+                supported: CAUSAL_ARCHITECTURES,
             });
         }
         let cfg = Gpt2Config::new(&config).map_err(|message| NliError::Invalid {

@@ -29,6 +29,9 @@ use spec::Spec;
 pub const ENCODER_ARCHITECTURES: &str =
     "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
 
+/// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
+pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
+
 /// The supported architectures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -206,6 +209,7 @@ mod tests {
             .flat_map(|k| k.spec().model_types.iter().copied())
             .collect();
         assert_eq!(listed.join(", "), ENCODER_ARCHITECTURES);
+        assert_eq!(gpt2::SPEC.model_types.join(", "), CAUSAL_ARCHITECTURES);
         for k in Kind::ALL {
             for t in k.spec().model_types {
                 assert_eq!(Kind::of(t), Some(k), "{t}");
