@@ -1,76 +1,13 @@
 //! Sequence classification: the heads of transformers on top of the encoder.
 
-use candle_core::{Module, Tensor};
-use candle_nn::{linear, Activation, Linear};
-use candle_transformers::models::debertav2;
+use candle_core::Tensor;
 
+use crate::arch::head::ClassifierHead;
 use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
-use crate::model::{Arch, LoadOptions, TransformerModel};
+use crate::model::{LoadOptions, TransformerModel};
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
-
-enum Head {
-    /// BERT: pooler (dense + tanh on [CLS]) then classifier.
-    Bert { pooler: Linear, classifier: Linear },
-    /// RoBERTa / XLM-R: dense + tanh then out_proj, on <s>.
-    Roberta { dense: Linear, out_proj: Linear },
-    /// DistilBERT: pre_classifier + ReLU then classifier.
-    DistilBert { pre: Linear, classifier: Linear },
-    /// DeBERTa-v2: context pooler then classifier.
-    Deberta {
-        pooler: Box<debertav2::DebertaV2ContextPooler>,
-        classifier: Linear,
-    },
-    /// DeBERTa v1: context pooler (dense + `pooler_hidden_act` on the first token) then
-    /// classifier.
-    DebertaV1 {
-        dense: Linear,
-        act: PoolerAct,
-        classifier: Linear,
-    },
-}
-
-/// `pooler_hidden_act`: transformers' `ACT2FN` names; candle's activations lack tanh.
-enum PoolerAct {
-    Tanh,
-    Other(Activation),
-}
-
-impl PoolerAct {
-    fn parse(name: Option<&str>) -> Self {
-        match name {
-            Some("tanh") => PoolerAct::Tanh,
-            other => PoolerAct::Other(crate::bert::activation(other)),
-        }
-    }
-
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        match self {
-            PoolerAct::Tanh => x.tanh(),
-            PoolerAct::Other(a) => a.forward(x),
-        }
-    }
-}
-
-impl Head {
-    fn forward(&self, cls: &Tensor) -> candle_core::Result<Tensor> {
-        match self {
-            Head::Bert { pooler, classifier } => classifier.forward(&pooler.forward(cls)?.tanh()?),
-            Head::Roberta { dense, out_proj } => out_proj.forward(&dense.forward(cls)?.tanh()?),
-            Head::DistilBert { pre, classifier } => classifier.forward(&pre.forward(cls)?.relu()?),
-            Head::Deberta { pooler, classifier } => {
-                // The context pooler takes the full sequence and picks the first token itself.
-                classifier.forward(&pooler.forward(&cls.unsqueeze(1)?)?)
-            }
-            Head::DebertaV1 {
-                dense,
-                act,
-                classifier,
-            } => classifier.forward(&act.forward(&dense.forward(cls)?)?),
-        }
-    }
-}
 
 /// Class probabilities for a set of inputs.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,7 +23,8 @@ pub struct Predictions {
 /// A sequence (or sequence-pair) classifier, e.g. an MNLI or SST-2 model.
 pub struct SequenceClassifier {
     model: TransformerModel,
-    head: Head,
+    /// The architecture's head (`arch::*::head`).
+    head: Box<dyn ClassifierHead>,
     labels: Vec<String>,
 }
 
@@ -113,41 +51,8 @@ impl SequenceClassifier {
             path: model.weights.clone(),
             message: e.to_string(),
         };
-        let h = model.config.hidden_size;
         let n = num_labels(&model.raw_config);
-        let head = match &model.arch {
-            Arch::DistilBert => Head::DistilBert {
-                pre: linear(h, h, vb.pp("pre_classifier")).map_err(werr)?,
-                classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
-            },
-            Arch::DebertaV2(c) => {
-                let pooler =
-                    debertav2::DebertaV2ContextPooler::load(vb.clone(), c).map_err(werr)?;
-                let out = c.pooler_hidden_size.unwrap_or(h);
-                Head::Deberta {
-                    pooler: Box::new(pooler),
-                    classifier: linear(out, n, vb.pp("classifier")).map_err(werr)?,
-                }
-            }
-            Arch::DebertaV1(c) => {
-                let pooler = c.pooler_hidden_size.unwrap_or(h);
-                Head::DebertaV1 {
-                    dense: linear(h, pooler, vb.pp("pooler.dense")).map_err(werr)?,
-                    // transformers' default `pooler_hidden_act` is "gelu", as `activation(None)`.
-                    act: PoolerAct::parse(c.pooler_hidden_act.as_deref()),
-                    // ContextPooler.output_dim is hidden_size, whatever the pooler's width.
-                    classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
-                }
-            }
-            Arch::Bert { roberta: false } => Head::Bert {
-                pooler: linear(h, h, vb.pp("bert.pooler.dense")).map_err(werr)?,
-                classifier: linear(h, n, vb.pp("classifier")).map_err(werr)?,
-            },
-            Arch::Bert { roberta: true } => Head::Roberta {
-                dense: linear(h, h, vb.pp("classifier.dense")).map_err(werr)?,
-                out_proj: linear(h, n, vb.pp("classifier.out_proj")).map_err(werr)?,
-            },
-        };
+        let head = model.arch.head(&vb, &model.config, n).map_err(werr)?;
         let labels = model.config.labels(n);
         Ok(Self {
             model,

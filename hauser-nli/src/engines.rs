@@ -9,8 +9,8 @@ use candle_core::{DType, Device};
 use candle_nn::VarBuilder;
 
 use crate::error::{NliError, Result};
-use crate::model::open_weights;
 use crate::source::ModelSource;
+use crate::weights::{narrowed, open_weights};
 
 /// Where candle's modules are read from when they are needed after loading.
 #[derive(Debug, Clone)]
@@ -99,10 +99,7 @@ impl<P, C> Engines<P, C> {
         let w = &self.weights;
         let (vb, path): (VarBuilder<'static>, PathBuf) =
             open_weights(&w.source, w.dtype, &w.device)?;
-        let base = match w.prefix {
-            Some(p) => vb.pp(p),
-            None => vb,
-        };
+        let base = narrowed(&vb, w.prefix);
         let built = build(&base).map_err(|e| NliError::Weights {
             model: w.source.name(),
             path,

@@ -56,9 +56,10 @@
 //! Every encoder (BERT family, DistilBERT, DeBERTa v1, DeBERTa-v2/v3) exposes all its hidden
 //! states, numbered as transformers' `hidden_states`: 0 is the embedding output,
 //! `num_hidden_layers` the last layer. DeBERTa-v2 drives candle-transformers' public layer
-//! modules one by one; DistilBERT, whose candle modules are private, has its own minimal encoder
-//! loop; DeBERTa v1 (`model_type` "deberta", e.g. microsoft/deberta-large-mnli), which candle
-//! lacks, is written here on candle's tensor operations.
+//! modules one by one; DistilBERT, whose candle modules are private, runs through the BERT
+//! encoder's own layer code with a table of its weight names; DeBERTa v1 (`model_type`
+//! "deberta", e.g. microsoft/deberta-large-mnli), which candle lacks, is written here on
+//! candle's tensor operations.
 //!
 //! ## Speed
 //! On the CPU in f32, BERT-family and DistilBERT encoders run through packed kernels rather
@@ -85,33 +86,32 @@
 //! ```
 #![deny(missing_docs)]
 
+mod arch;
 mod batch;
-mod bert;
 mod classify;
 mod config;
-mod deberta;
-mod deberta_v1;
 mod device;
-mod distilbert;
 mod embed;
 mod engines;
 mod error;
-mod fast;
-mod gpt2;
+mod lm;
 mod model;
+mod packed;
 mod rows;
 mod scorers;
 mod source;
 mod tokenize;
+mod weights;
 
+pub use arch::ENCODER_ARCHITECTURES;
 pub use batch::Batching;
 pub use classify::{Predictions, SequenceClassifier};
 pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
-pub use gpt2::{CausalLm, TokenLogProbs};
-pub use model::{LoadOptions, TransformerModel, ENCODER_ARCHITECTURES};
+pub use lm::{CausalLm, TokenLogProbs};
+pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;
 pub use tokenize::{Encoded, TextEncoder};

@@ -2,22 +2,19 @@
 
 use std::path::PathBuf;
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::{Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::debertav2;
 
+use crate::arch::{Arch, Backbone, ENCODER_ARCHITECTURES};
 use crate::batch::Batching;
-use crate::bert::{self, BertEncoder};
 use crate::config::ModelConfig;
-use crate::deberta::DebertaEncoder;
-use crate::deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use crate::device::{DeviceSpec, Precision};
-use crate::distilbert::DistilBertEncoder;
 use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
-use crate::fast::PackedEncoder;
+use crate::packed::PackedEncoder;
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
+use crate::weights::{narrowed, open_weights};
 
 /// How a model is loaded and run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,97 +27,6 @@ pub struct LoadOptions {
     pub batching: Batching,
     /// A lower maximum input length than the model's, in tokens.
     pub max_len: Option<usize>,
-}
-
-/// Encoder architectures, by `model_type`.
-pub const ENCODER_ARCHITECTURES: &str =
-    "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
-
-/// The architecture-specific settings of `config.json`, parsed once at load.
-pub(crate) enum Arch {
-    /// BERT, or the RoBERTa family (positions start after the padding index).
-    Bert {
-        roberta: bool,
-    },
-    DistilBert,
-    DebertaV1(Box<DebertaV1Config>),
-    DebertaV2(Box<debertav2::Config>),
-}
-
-impl Arch {
-    /// The architecture of `model_type`, `None` when unsupported.
-    fn parse(
-        model_type: &str,
-        raw: &serde_json::Value,
-    ) -> Option<std::result::Result<Self, serde_json::Error>> {
-        Some(match model_type {
-            "bert" => Ok(Arch::Bert { roberta: false }),
-            "roberta" | "xlm-roberta" | "camembert" => Ok(Arch::Bert { roberta: true }),
-            "distilbert" => Ok(Arch::DistilBert),
-            "deberta" => serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV1(Box::new(c))),
-            "deberta-v2" => {
-                serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV2(Box::new(c)))
-            }
-            _ => return None,
-        })
-    }
-
-    /// candle's modules from `base` (weights narrowed to the base-model prefix).
-    fn backbone(
-        &self,
-        base: &VarBuilder<'static>,
-        config: &ModelConfig,
-    ) -> candle_core::Result<Backbone> {
-        let base = base.clone();
-        Ok(match self {
-            Arch::Bert { .. } => Backbone::Bert(BertEncoder::load(base, config)?),
-            Arch::DistilBert => Backbone::DistilBert(DistilBertEncoder::load(base, config)?),
-            Arch::DebertaV1(c) => {
-                Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, c)?))
-            }
-            Arch::DebertaV2(c) => Backbone::Deberta(Box::new(DebertaEncoder::load(base, c)?)),
-        })
-    }
-
-    /// Positions taken before the first token (RoBERTa: padding index + 1).
-    fn position_offset(&self, config: &ModelConfig) -> usize {
-        match self {
-            Arch::Bert { roberta } => bert::position_offset(config, *roberta),
-            _ => 0,
-        }
-    }
-}
-
-pub(crate) enum Backbone {
-    Bert(BertEncoder),
-    DistilBert(DistilBertEncoder),
-    Deberta(Box<DebertaEncoder>),
-    DebertaV1(Box<DebertaV1Encoder>),
-}
-
-/// Opens the weights of `source` as a var builder: `model.safetensors` (memory-mapped),
-/// else `pytorch_model.bin`.
-pub(crate) fn open_weights(
-    source: &ModelSource,
-    dtype: DType,
-    device: &Device,
-) -> Result<(VarBuilder<'static>, PathBuf)> {
-    let (path, kind) = source.first_of(&["model.safetensors", "pytorch_model.bin"])?;
-    let werr = |e: candle_core::Error| NliError::Weights {
-        model: source.name(),
-        path: path.clone(),
-        message: e.to_string(),
-    };
-    let vb = if kind == 0 {
-        // SAFETY: the file is mapped read-only; like every mmap-based loader (transformers,
-        // safetensors) this assumes no other process truncates the file while it is in use.
-        #[allow(unsafe_code)]
-        unsafe { VarBuilder::from_mmaped_safetensors(std::slice::from_ref(&path), dtype, device) }
-            .map_err(werr)?
-    } else {
-        VarBuilder::from_pth(&path, dtype, device).map_err(werr)?
-    };
-    Ok((vb, path))
 }
 
 /// A loaded transformer encoder with its tokenizer: the shared engine of the classifier and
@@ -184,11 +90,9 @@ impl TransformerModel {
             path: weights.clone(),
             message: e.to_string(),
         };
-        let prefix = base_prefix(&vb, mt);
-        let base = match prefix {
-            Some(p) => vb.pp(p),
-            None => vb.clone(),
-        };
+        let spec = arch.kind().spec();
+        let prefix = spec.base_prefix(&vb);
+        let base = narrowed(&vb, prefix);
         let handle = WeightsHandle {
             source: source.clone(),
             dtype,
@@ -200,11 +104,7 @@ impl TransformerModel {
         let engines = Engines::new(
             handle,
             &base,
-            |b| match &arch {
-                Arch::Bert { roberta } => BertEncoder::pack(b, &config, *roberta),
-                Arch::DistilBert => DistilBertEncoder::pack(b, &config),
-                Arch::DebertaV1(_) | Arch::DebertaV2(_) => Ok(None),
-            },
+            |b| arch.pack(b, &config),
             |b| arch.backbone(b, &config),
         )
         .map_err(werr)?;
@@ -219,7 +119,7 @@ impl TransformerModel {
         if let Some(n) = opts.max_len {
             max_len = max_len.min(n);
         }
-        let text = TextEncoder::load(source, mt, max_len)?;
+        let text = TextEncoder::load_with(source, spec.bpe_specials, max_len)?;
         Ok((
             Self {
                 source: source.clone(),
@@ -332,11 +232,7 @@ impl TransformerModel {
                 let pos = t(pos).map_err(&e)?;
                 m.forward(&ids, &types, &pos, &mask).map_err(&e)?
             }
-            Backbone::DistilBert(m) => {
-                let pos = t(pos).map_err(&e)?;
-                m.forward(&ids, &pos, &mask).map_err(&e)?
-            }
-            Backbone::Deberta(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
+            Backbone::DebertaV2(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
             Backbone::DebertaV1(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
         };
         Ok(states)
@@ -354,20 +250,6 @@ impl TransformerModel {
         let truncated = encs.iter().filter(|e| e.truncated).count();
         Ok((encs, truncated))
     }
-}
-
-/// The base-model prefix of a task checkpoint (`bert.`, `roberta.`...), if it has one.
-fn base_prefix(vb: &VarBuilder<'_>, model_type: &str) -> Option<&'static str> {
-    let candidates: &[&'static str] = match model_type {
-        "distilbert" => &["distilbert"],
-        "deberta" | "deberta-v2" => &["deberta"],
-        "bert" => &["bert"],
-        _ => &["roberta", "bert"],
-    };
-    candidates
-        .iter()
-        .copied()
-        .find(|p| vb.contains_tensor(&format!("{p}.embeddings.word_embeddings.weight")))
 }
 
 /// `model_max_length` from `tokenizer_config.json` or `max_seq_length` from

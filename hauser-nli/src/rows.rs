@@ -3,8 +3,8 @@
 
 use crate::batch::scatter;
 use crate::error::{infer_err, Result};
-use crate::fast::SeqRef;
 use crate::model::TransformerModel;
+use crate::packed::SeqRef;
 use crate::tokenize::Encoded;
 
 impl TransformerModel {

@@ -9,6 +9,8 @@ use tokenizers::processors::bert::BertProcessing;
 use tokenizers::processors::roberta::RobertaProcessing;
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
+use crate::arch::spec::BpeSpecials;
+use crate::arch::Kind;
 use crate::error::{NliError, Result};
 use crate::source::ModelSource;
 
@@ -41,6 +43,17 @@ impl TextEncoder {
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
     pub fn load(source: &ModelSource, model_type: &str, max_len: usize) -> Result<Self> {
+        let specials = Kind::of(model_type).map_or(BpeSpecials::None, |k| k.spec().bpe_specials);
+        Self::load_with(source, specials, max_len)
+    }
+
+    /// [`Self::load`] with the special tokens a `vocab.json` + `merges.txt` tokenizer gets
+    /// (the architecture's default).
+    pub(crate) fn load_with(
+        source: &ModelSource,
+        specials: BpeSpecials,
+        max_len: usize,
+    ) -> Result<Self> {
         let model = source.name();
         let err = |message: String| NliError::Tokenizer {
             model: model.clone(),
@@ -70,16 +83,17 @@ impl TextEncoder {
             let mut t = Tokenizer::new(bpe);
             t.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
             t.with_decoder(Some(ByteLevel::default()));
-            if model_type.contains("roberta") {
-                let (sep, cls) = sep_cls(&t, "vocab.json", "</s>", "<s>").map_err(err)?;
-                t.with_post_processor(Some(
-                    RobertaProcessing::new(("</s>".into(), sep), ("<s>".into(), cls))
-                        .trim_offsets(true)
-                        .add_prefix_space(false),
-                ));
-            } else if model_type == "deberta" {
-                // DeBERTa v1: GPT-2's byte-level BPE with BERT's special tokens and segments.
-                bert_template(&mut t, "vocab.json").map_err(err)?;
+            match specials {
+                BpeSpecials::Roberta => {
+                    let (sep, cls) = sep_cls(&t, "vocab.json", "</s>", "<s>").map_err(err)?;
+                    t.with_post_processor(Some(
+                        RobertaProcessing::new(("</s>".into(), sep), ("<s>".into(), cls))
+                            .trim_offsets(true)
+                            .add_prefix_space(false),
+                    ));
+                }
+                BpeSpecials::Bert => bert_template(&mut t, "vocab.json").map_err(err)?,
+                BpeSpecials::None => {}
             }
             (t, "vocab.json+merges.txt")
         };

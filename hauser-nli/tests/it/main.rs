@@ -7,5 +7,6 @@ mod hidden_states;
 mod loading;
 mod minilm;
 mod packed_cpu;
+mod packed_random;
 mod parity;
 mod scorers;

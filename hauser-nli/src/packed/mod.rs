@@ -1,4 +1,5 @@
-//! Packed CPU inference for BERT-layout encoders.
+//! The packed CPU kernels: f32 inference for BERT-layout encoders and GPT-2 on unpadded
+//! sequences laid end to end.
 //!
 //! candle's CPU path pads every batch, runs each operation as a separate pass over freshly
 //! allocated tensors and evaluates the exact GELU with scalar libm calls; on the MiniLM
@@ -19,4 +20,6 @@ mod scratch;
 
 pub(crate) use causal::{per_sequence, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
-pub(crate) use pack::{pack, pack_layer, packed_act, values, EncoderModules, LayerModules};
+pub(crate) use pack::{
+    linear_parts, norm_parts, pack, pack_layer, packed_act, values, EncoderModules, LayerModules,
+};

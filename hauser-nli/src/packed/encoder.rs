@@ -7,7 +7,7 @@
 //! float rounding.
 
 use super::attention::attention;
-use super::gemm::{matmul, View};
+use super::gemm::{matmul, GemmError, View};
 use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
 
@@ -91,10 +91,11 @@ impl PackedEncoder {
         if layer > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
             with_scratch(total, h, self.inter, longest, |buf| {
-                for l in &self.layers[..layer.min(self.layers.len())] {
-                    self.layer(l, seqs, &mut x, buf);
-                }
-            });
+                self.layers[..layer.min(self.layers.len())]
+                    .iter()
+                    .try_for_each(|l| self.layer(l, seqs, &mut x, buf))
+            })
+            .map_err(|e| e.to_string())?;
         }
         let mut out = Vec::with_capacity(seqs.len());
         let mut start = 0;
@@ -129,7 +130,13 @@ impl PackedEncoder {
         Ok(x)
     }
 
-    fn layer(&self, l: &PackedLayer, seqs: &[SeqRef<'_>], x: &mut [f32], buf: &mut Buffers) {
+    fn layer(
+        &self,
+        l: &PackedLayer,
+        seqs: &[SeqRef<'_>],
+        x: &mut [f32],
+        buf: &mut Buffers,
+    ) -> Result<(), GemmError> {
         let h = self.hidden;
         let total = x.len() / h;
         let (qkv, ctx, mid, inter) = (
@@ -146,9 +153,9 @@ impl PackedEncoder {
             View::dense(&l.qkv_w, h, 3 * h),
             1.0,
             true,
-        );
+        )?;
         let lens = seqs.iter().map(|s| s.ids.len());
-        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores);
+        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores)?;
         // mid = LayerNorm(ctx W_o + b_o + x)
         matmul(
             mid,
@@ -157,7 +164,7 @@ impl PackedEncoder {
             View::dense(&l.out_w, h, h),
             1.0,
             false,
-        );
+        )?;
         add_layer_norm(mid, x, &l.out_b, &l.ln1_g, &l.ln1_b, self.eps);
         // x = LayerNorm(act(mid W_i + b_i) W_f + b_f + mid)
         let wide = self.inter;
@@ -168,7 +175,7 @@ impl PackedEncoder {
             View::dense(&l.inter_w, h, wide),
             1.0,
             false,
-        );
+        )?;
         bias_activate(inter, &l.inter_b, self.act);
         matmul(
             x,
@@ -177,7 +184,8 @@ impl PackedEncoder {
             View::dense(&l.ffn_w, wide, h),
             1.0,
             false,
-        );
+        )?;
         add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
+        Ok(())
     }
 }

@@ -14,8 +14,20 @@ use candle_nn::{
 };
 use serde::Deserialize;
 
-use crate::bert::{activation, additive_mask};
+use super::head::ClassifierHead;
+use super::ops::{activation, additive_mask};
+use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
+
+/// DeBERTa v1 checkpoints (`DebertaModel`, or a task model's `deberta.` prefix).
+pub(crate) const SPEC: Spec = Spec {
+    model_types: &["deberta"],
+    prefixes: &["deberta"],
+    probe: "embeddings.word_embeddings.weight",
+    // GPT-2's byte-level BPE with BERT's special tokens and segments.
+    bpe_specials: BpeSpecials::Bert,
+    packed: false,
+};
 
 /// transformers' `DebertaConfig` default.
 const DEFAULT_EPS: f64 = 1e-7;
@@ -60,9 +72,9 @@ pub(crate) struct DebertaV1Config {
     /// The classification head's context pooler: width (default `hidden_size`) and activation
     /// (default `gelu`).
     #[serde(default)]
-    pub(crate) pooler_hidden_size: Option<usize>,
+    pooler_hidden_size: Option<usize>,
     #[serde(default)]
-    pub(crate) pooler_hidden_act: Option<String>,
+    pooler_hidden_act: Option<String>,
 }
 
 fn minus_one() -> i64 {
@@ -331,6 +343,61 @@ struct Relative {
     /// `[b, heads, s, s]` gather indices into the `2 * span` relative positions.
     c2p: Tensor,
     p2c: Tensor,
+}
+
+/// `pooler_hidden_act`: transformers' `ACT2FN` names; candle's activations lack tanh.
+enum PoolerAct {
+    Tanh,
+    Other(Activation),
+}
+
+impl PoolerAct {
+    fn parse(name: Option<&str>) -> Self {
+        match name {
+            Some("tanh") => PoolerAct::Tanh,
+            other => PoolerAct::Other(activation(other)),
+        }
+    }
+
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        match self {
+            PoolerAct::Tanh => x.tanh(),
+            PoolerAct::Other(a) => a.forward(x),
+        }
+    }
+}
+
+/// `DebertaForSequenceClassification`'s head: the context pooler (`pooler.dense` +
+/// `pooler_hidden_act` on the first token), then `classifier`.
+pub(crate) struct Head {
+    dense: Linear,
+    act: PoolerAct,
+    classifier: Linear,
+}
+
+/// The classification head, from the root var builder.
+pub(crate) fn head(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    v1: &DebertaV1Config,
+    labels: usize,
+) -> Result<Head> {
+    let h = cfg.hidden_size;
+    let pooler = v1.pooler_hidden_size.unwrap_or(h);
+    Ok(Head {
+        dense: linear(h, pooler, vb.pp("pooler.dense"))?,
+        // transformers' default `pooler_hidden_act` is "gelu", as `activation(None)`.
+        act: PoolerAct::parse(v1.pooler_hidden_act.as_deref()),
+        // ContextPooler.output_dim is hidden_size, whatever the pooler's width.
+        classifier: linear(h, labels, vb.pp("classifier"))?,
+    })
+}
+
+impl ClassifierHead for Head {
+    fn forward(&self, cls: &Tensor) -> Result<Tensor> {
+        self.classifier
+            .forward(&self.act.forward(&self.dense.forward(cls)?)?)
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Scaled dot-product attention over sequences laid end to end, shared by the encoder and the
 //! causal LM.
 
-use super::gemm::{matmul, View};
+use super::gemm::{matmul, GemmError, View};
 use super::math::softmax_rows;
 
 /// Attention of every sequence (lengths `lens`, in order, rows laid end to end) and head, from
@@ -17,7 +17,7 @@ pub(crate) fn attention(
     qkv: &[f32],
     ctx: &mut [f32],
     scores: &mut [f32],
-) {
+) -> Result<(), GemmError> {
     let h = hidden;
     let d = h / heads;
     let scale = 1.0 / (d as f32).sqrt();
@@ -44,7 +44,7 @@ pub(crate) fn attention(
                     col_stride,
                 }
             };
-            matmul(scores, len, part(q, false), part(k, true), scale, false);
+            matmul(scores, len, part(q, false), part(k, true), scale, false)?;
             if causal {
                 for (i, row) in scores.chunks_exact_mut(len).enumerate() {
                     softmax_rows(&mut row[..=i], i + 1);
@@ -60,8 +60,9 @@ pub(crate) fn attention(
                 part(v, false),
                 1.0,
                 false,
-            );
+            )?;
         }
         r0 += len;
     }
+    Ok(())
 }

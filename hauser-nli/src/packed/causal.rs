@@ -2,7 +2,7 @@
 //! log-probabilities of unpadded sequences laid end to end, as the encoder path does.
 
 use super::attention::attention;
-use super::gemm::{matmul, View};
+use super::gemm::{matmul, GemmError, View};
 use super::math::{add_rows, bias_activate, layer_norm, log_sum_exp_rows, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
 
@@ -56,12 +56,13 @@ impl PackedCausalLm {
         let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
         let mut x = self.embed(seqs, total)?;
         with_scratch(total, h, self.inner, longest, |buf| {
-            for l in &self.layers {
-                self.block(l, seqs, &mut x, buf);
-            }
-        });
+            self.layers
+                .iter()
+                .try_for_each(|l| self.block(l, seqs, &mut x, buf))
+        })
+        .map_err(|e| e.to_string())?;
         layer_norm(&mut x, h, &self.lnf_g, &self.lnf_b, self.eps);
-        Ok(self.head(seqs, &x))
+        self.head(seqs, &x).map_err(|e| e.to_string())
     }
 
     fn embed(&self, seqs: &[&[u32]], total: usize) -> std::result::Result<Vec<f32>, String> {
@@ -88,7 +89,13 @@ impl PackedCausalLm {
     }
 
     /// `x += attn(LN1(x)); x += mlp(LN2(x))`.
-    fn block(&self, l: &CausalLayer, seqs: &[&[u32]], x: &mut [f32], buf: &mut Buffers) {
+    fn block(
+        &self,
+        l: &CausalLayer,
+        seqs: &[&[u32]],
+        x: &mut [f32],
+        buf: &mut Buffers,
+    ) -> Result<(), GemmError> {
         let h = self.hidden;
         let total = x.len() / h;
         let (qkv, ctx, normed, inner) = (
@@ -107,9 +114,9 @@ impl PackedCausalLm {
             View::dense(&l.qkv_w, h, 3 * h),
             1.0,
             true,
-        );
+        )?;
         let lens = seqs.iter().map(|s| s.len());
-        attention(lens, h, self.heads, true, qkv, ctx, &mut buf.scores);
+        attention(lens, h, self.heads, true, qkv, ctx, &mut buf.scores)?;
         // The residual stream accumulates the projection; its bias follows.
         matmul(
             x,
@@ -118,7 +125,7 @@ impl PackedCausalLm {
             View::dense(&l.out_w, h, h),
             1.0,
             true,
-        );
+        )?;
         add_rows(x, &l.out_b);
         normed.copy_from_slice(x);
         layer_norm(normed, h, &l.ln2_g, &l.ln2_b, self.eps);
@@ -129,7 +136,7 @@ impl PackedCausalLm {
             View::dense(&l.fc_w, h, self.inner),
             1.0,
             false,
-        );
+        )?;
         bias_activate(inner, &l.fc_b, self.act);
         matmul(
             x,
@@ -138,12 +145,13 @@ impl PackedCausalLm {
             View::dense(&l.proj_w, self.inner, h),
             1.0,
             true,
-        );
+        )?;
         add_rows(x, &l.proj_b);
+        Ok(())
     }
 
     /// Log-probabilities of each next token from the final hidden rows `x`.
-    fn head(&self, seqs: &[&[u32]], x: &[f32]) -> Vec<Vec<f32>> {
+    fn head(&self, seqs: &[&[u32]], x: &[f32]) -> Result<Vec<Vec<f32>>, GemmError> {
         let (h, v) = (self.hidden, self.vocab);
         // (row of x, target id) for every position that predicts a token.
         let mut preds = Vec::new();
@@ -170,7 +178,7 @@ impl PackedCausalLm {
                 dst.copy_from_slice(&x[r * h..(r + 1) * h]);
             }
             let logits = &mut logits[..n * v];
-            matmul(logits, v, View::dense(&rows, n, h), wte_t, 1.0, false);
+            matmul(logits, v, View::dense(&rows, n, h), wte_t, 1.0, false)?;
             // Targets were checked against the vocabulary when embedding.
             let picked: Vec<f32> = part
                 .iter()
@@ -180,7 +188,7 @@ impl PackedCausalLm {
             log_sum_exp_rows(logits, v, &mut lse[..n]);
             flat.extend(picked.iter().zip(&lse).map(|(p, z)| p - z));
         }
-        per_sequence(&flat, seqs)
+        Ok(per_sequence(&flat, seqs))
     }
 }
 

@@ -6,8 +6,8 @@ use candle_nn::{Activation, Embedding, LayerNorm, Linear};
 use super::encoder::{PackedEncoder, PackedLayer};
 use super::math::Act;
 
-/// One layer's modules, in BERT's naming (DistilBERT: `q_lin`... `sa_layer_norm`, `ffn.lin1`,
-/// `ffn.lin2`, `output_layer_norm`).
+/// One post-LayerNorm layer's modules by role (BERT's naming; `arch::bert::LayerNames` maps
+/// other checkpoints' names, DistilBERT's, onto these roles).
 pub(crate) struct LayerModules<'a> {
     pub query: &'a Linear,
     pub key: &'a Linear,
@@ -41,6 +41,12 @@ fn input_major(l: &Linear) -> Result<Tensor> {
     l.weight().t()?.contiguous()
 }
 
+/// A linear layer as the packed kernels hold it: the weight input-major (`[in, out]`) and
+/// the bias (zeros when it has none).
+pub(crate) fn linear_parts(l: &Linear) -> Result<(Vec<f32>, Vec<f32>)> {
+    Ok((values(&input_major(l)?)?, bias(l)?))
+}
+
 fn bias(l: &Linear) -> Result<Vec<f32>> {
     match l.bias() {
         Some(b) => values(b),
@@ -48,7 +54,8 @@ fn bias(l: &Linear) -> Result<Vec<f32>> {
     }
 }
 
-fn norm(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
+/// A layer norm's scale, shift (zeros when it has none) and epsilon.
+pub(crate) fn norm_parts(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
     let g = values(n.weight())?;
     let b = match n.bias() {
         Some(b) => values(b)?,
@@ -84,19 +91,22 @@ pub(crate) fn pack_layer(l: &LayerModules<'_>) -> Result<Option<(PackedLayer, f6
         ],
         1,
     )?;
-    let (ln1_g, ln1_b, _) = norm(l.attn_norm)?;
-    let (ln2_g, ln2_b, _) = norm(l.out_norm)?;
+    let (ln1_g, ln1_b, _) = norm_parts(l.attn_norm)?;
+    let (ln2_g, ln2_b, _) = norm_parts(l.out_norm)?;
+    let (out_w, out_b) = linear_parts(l.attn_out)?;
+    let (inter_w, inter_b) = linear_parts(l.intermediate)?;
+    let (ffn_w, ffn_b) = linear_parts(l.output)?;
     let layer = PackedLayer {
         qkv_w: values(&qkv)?,
         qkv_b: [bias(l.query)?, bias(l.key)?, bias(l.value)?].concat(),
-        out_w: values(&input_major(l.attn_out)?)?,
-        out_b: bias(l.attn_out)?,
+        out_w,
+        out_b,
         ln1_g,
         ln1_b,
-        inter_w: values(&input_major(l.intermediate)?)?,
-        inter_b: bias(l.intermediate)?,
-        ffn_w: values(&input_major(l.output)?)?,
-        ffn_b: bias(l.output)?,
+        inter_w,
+        inter_b,
+        ffn_w,
+        ffn_b,
         ln2_g,
         ln2_b,
     };
@@ -121,7 +131,7 @@ pub(crate) fn pack(
     if !m.norm.remove_mean() {
         return Ok(None);
     }
-    let (emb_g, emb_b, emb_eps) = norm(&m.norm)?;
+    let (emb_g, emb_b, emb_eps) = norm_parts(&m.norm)?;
     let hidden = m.word.embeddings().dim(1)?;
     let word = values(m.word.embeddings())?;
     let position = values(m.position.embeddings())?;

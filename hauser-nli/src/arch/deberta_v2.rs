@@ -10,10 +10,22 @@
 //! outputs are `hidden_states` of transformers' `DebertaV2Model(..., output_hidden_states=True)`.
 
 use candle_core::{Module, Result, Tensor};
-use candle_nn::{conv1d, layer_norm, Conv1d, Conv1dConfig, LayerNorm, VarBuilder};
+use candle_nn::{conv1d, layer_norm, linear, Conv1d, Conv1dConfig, LayerNorm, Linear, VarBuilder};
 use candle_transformers::models::debertav2::{
-    Config, DebertaV2DisentangledSelfAttention, DebertaV2Embeddings, DebertaV2Intermediate,
-    DebertaV2Output, DebertaV2SelfOutput,
+    Config, DebertaV2ContextPooler, DebertaV2DisentangledSelfAttention, DebertaV2Embeddings,
+    DebertaV2Intermediate, DebertaV2Output, DebertaV2SelfOutput,
+};
+
+use super::head::ClassifierHead;
+use super::spec::{BpeSpecials, Spec};
+
+/// DeBERTa-v2/v3 checkpoints (`DebertaV2Model`, or a task model's `deberta.` prefix).
+pub(crate) const SPEC: Spec = Spec {
+    model_types: &["deberta-v2"],
+    prefixes: &["deberta"],
+    probe: "embeddings.word_embeddings.weight",
+    bpe_specials: BpeSpecials::None,
+    packed: false,
 };
 
 struct Layer {
@@ -187,5 +199,28 @@ impl DebertaEncoder {
             x = y;
         }
         Ok(states)
+    }
+}
+
+/// `DebertaV2ForSequenceClassification`'s head: candle's context pooler, then `classifier`.
+pub(crate) struct Head {
+    pooler: DebertaV2ContextPooler,
+    classifier: Linear,
+}
+
+/// The classification head, from the root var builder.
+pub(crate) fn head(vb: &VarBuilder<'_>, cfg: &Config, labels: usize) -> Result<Head> {
+    let out = cfg.pooler_hidden_size.unwrap_or(cfg.hidden_size);
+    Ok(Head {
+        pooler: DebertaV2ContextPooler::load(vb.clone(), cfg)?,
+        classifier: linear(out, labels, vb.pp("classifier"))?,
+    })
+}
+
+impl ClassifierHead for Head {
+    fn forward(&self, cls: &Tensor) -> Result<Tensor> {
+        // The context pooler takes the full sequence and picks the first token itself.
+        self.classifier
+            .forward(&self.pooler.forward(&cls.unsqueeze(1)?)?)
     }
 }

@@ -1,0 +1,292 @@
+//! The BERT-layout encoder (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, MiniLM; DistilBERT through
+//! its own name table) with every layer's output.
+//!
+//! candle-transformers' `BertModel` returns only the last layer and numbers positions from 0,
+//! which is wrong for RoBERTa (positions start after the padding index). BERTScore-style uses
+//! need any layer, so this module keeps the same weight layout but exposes all hidden states.
+//! The layer code is written once against roles (query, key... output norm); a [`LayerNames`]
+//! table says where a checkpoint keeps each role, so DistilBERT, whose layers are BERT's under
+//! other names, loads and packs through the same functions.
+
+use candle_core::{Module, Result, Tensor};
+use candle_nn::{
+    embedding, layer_norm, linear, Activation, Embedding, LayerNorm, Linear, VarBuilder,
+};
+
+use super::head::ClassifierHead;
+use super::ops::{activation, additive_mask, attention};
+use super::spec::{BpeSpecials, Spec};
+use crate::config::ModelConfig;
+use crate::packed::{pack, pack_layer, EncoderModules, LayerModules, PackedEncoder};
+
+/// BERT (and MiniLM, which is a BERT checkpoint).
+pub(crate) const BERT: Spec = Spec {
+    model_types: &["bert"],
+    prefixes: &["bert"],
+    probe: "embeddings.word_embeddings.weight",
+    bpe_specials: BpeSpecials::None,
+    packed: true,
+};
+
+/// The RoBERTa family: BERT's layers, positions numbered after the padding index.
+pub(crate) const ROBERTA: Spec = Spec {
+    model_types: &["roberta", "xlm-roberta", "camembert"],
+    // Some RoBERTa-derived checkpoints were saved from BERT classes.
+    prefixes: &["roberta", "bert"],
+    probe: "embeddings.word_embeddings.weight",
+    bpe_specials: BpeSpecials::Roberta,
+    packed: true,
+};
+
+/// Where a BERT-layout checkpoint keeps each role's tensors: layer `i`'s roles live under
+/// `{layers}.{i}.{role}`.
+#[derive(Debug)]
+pub(crate) struct LayerNames {
+    pub layers: &'static str,
+    pub query: &'static str,
+    pub key: &'static str,
+    pub value: &'static str,
+    pub attn_out: &'static str,
+    pub attn_norm: &'static str,
+    pub intermediate: &'static str,
+    pub output: &'static str,
+    pub out_norm: &'static str,
+}
+
+/// BERT's own names.
+pub(crate) const BERT_NAMES: LayerNames = LayerNames {
+    layers: "encoder.layer",
+    query: "attention.self.query",
+    key: "attention.self.key",
+    value: "attention.self.value",
+    attn_out: "attention.output.dense",
+    attn_norm: "attention.output.LayerNorm",
+    intermediate: "intermediate.dense",
+    output: "output.dense",
+    out_norm: "output.LayerNorm",
+};
+
+/// Everything that differs between checkpoints of the BERT layout.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// Where each role's tensors are.
+    pub names: &'static LayerNames,
+    /// Epsilon of every layer norm.
+    pub eps: f64,
+    /// Segment-embedding rows; 0 when the model has no segment embedding.
+    pub token_types: usize,
+    /// Positions taken before the first token (RoBERTa: padding index + 1).
+    pub position_offset: usize,
+}
+
+/// The layout of a BERT (`roberta: false`) or RoBERTa-family checkpoint.
+pub(crate) fn layout(cfg: &ModelConfig, roberta: bool) -> Layout {
+    Layout {
+        names: &BERT_NAMES,
+        eps: cfg.layer_norm_eps.unwrap_or(1e-12),
+        token_types: cfg.type_vocab_size.unwrap_or(2),
+        // RoBERTa numbers positions from `padding_idx + 1`, BERT from 0.
+        position_offset: if roberta {
+            cfg.pad_token_id.unwrap_or(1) as usize + 1
+        } else {
+            0
+        },
+    }
+}
+
+struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attn_out: Linear,
+    attn_norm: LayerNorm,
+    intermediate: Linear,
+    output: Linear,
+    out_norm: LayerNorm,
+}
+
+/// A BERT-layout encoder.
+pub(crate) struct BertEncoder {
+    word: Embedding,
+    position: Embedding,
+    token_type: Option<Embedding>,
+    norm: LayerNorm,
+    layers: Vec<Layer>,
+    heads: usize,
+    act: Activation,
+}
+
+/// The embedding modules of a BERT-layout encoder.
+struct Embeddings {
+    word: Embedding,
+    position: Embedding,
+    token_type: Option<Embedding>,
+    norm: LayerNorm,
+}
+
+fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Embeddings> {
+    let h = cfg.hidden_size;
+    if cfg.num_attention_heads == 0 || !h.is_multiple_of(cfg.num_attention_heads) {
+        candle_core::bail!(
+            "hidden_size {h} is not a multiple of num_attention_heads {}",
+            cfg.num_attention_heads
+        );
+    }
+    let e = vb.pp("embeddings");
+    Ok(Embeddings {
+        word: embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?,
+        position: embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?,
+        token_type: match lay.token_types {
+            0 => None,
+            n => Some(embedding(n, h, e.pp("token_type_embeddings"))?),
+        },
+        norm: layer_norm(h, lay.eps, e.pp("LayerNorm"))?,
+    })
+}
+
+fn load_layer(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout, i: usize) -> Result<Layer> {
+    let h = cfg.hidden_size;
+    let (n, eps) = (lay.names, lay.eps);
+    let inter = cfg.intermediate_size.unwrap_or(4 * h);
+    let l = vb.pp(format!("{}.{i}", n.layers));
+    Ok(Layer {
+        query: linear(h, h, l.pp(n.query))?,
+        key: linear(h, h, l.pp(n.key))?,
+        value: linear(h, h, l.pp(n.value))?,
+        attn_out: linear(h, h, l.pp(n.attn_out))?,
+        attn_norm: layer_norm(h, eps, l.pp(n.attn_norm))?,
+        intermediate: linear(h, inter, l.pp(n.intermediate))?,
+        output: linear(inter, h, l.pp(n.output))?,
+        out_norm: layer_norm(h, eps, l.pp(n.out_norm))?,
+    })
+}
+
+impl Layer {
+    fn modules(&self) -> LayerModules<'_> {
+        LayerModules {
+            query: &self.query,
+            key: &self.key,
+            value: &self.value,
+            attn_out: &self.attn_out,
+            attn_norm: &self.attn_norm,
+            intermediate: &self.intermediate,
+            output: &self.output,
+            out_norm: &self.out_norm,
+        }
+    }
+}
+
+/// The packed CPU copy of the encoder in `vb`, loaded layer by layer so that candle's tensors
+/// for at most one layer exist beside it; `None` when the packed path cannot run this
+/// configuration (see [`pack`]).
+pub(crate) fn pack_encoder(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    lay: &Layout,
+) -> Result<Option<PackedEncoder>> {
+    let emb = load_embeddings(vb, cfg, lay)?;
+    let modules = EncoderModules {
+        word: emb.word,
+        position: emb.position,
+        token_type: emb.token_type,
+        norm: emb.norm,
+        heads: cfg.num_attention_heads,
+        act: activation(cfg.hidden_act.as_deref()),
+        position_offset: lay.position_offset,
+    };
+    pack(modules, cfg.num_hidden_layers, |i| {
+        pack_layer(&load_layer(vb, cfg, lay, i)?.modules())
+    })
+}
+
+impl BertEncoder {
+    /// Loads from `vb` (already narrowed to the base-model prefix).
+    pub(crate) fn load(vb: VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Self> {
+        let Embeddings {
+            word,
+            position,
+            token_type,
+            norm,
+        } = load_embeddings(&vb, cfg, lay)?;
+        let layers = (0..cfg.num_hidden_layers)
+            .map(|i| load_layer(&vb, cfg, lay, i))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            word,
+            position,
+            token_type,
+            norm,
+            layers,
+            heads: cfg.num_attention_heads,
+            act: activation(cfg.hidden_act.as_deref()),
+        })
+    }
+
+    /// Embedding output followed by every layer's output: `num_layers + 1` tensors `[b, s, h]`.
+    ///
+    /// `type_ids` are read only when the model has segment embeddings; `mask` is `[b, s]` with
+    /// 1 for real tokens.
+    pub(crate) fn forward(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        positions: &Tensor,
+        mask: &Tensor,
+    ) -> Result<Vec<Tensor>> {
+        let mut x = self.word.forward(ids)?;
+        if let Some(tt) = &self.token_type {
+            x = (x + tt.forward(type_ids)?)?;
+        }
+        x = (x + self.position.forward(positions)?)?;
+        let mut x = self.norm.forward(&x)?;
+        let bias = additive_mask(mask, x.dtype())?;
+        let mut states = Vec::with_capacity(self.layers.len() + 1);
+        states.push(x.clone());
+        for layer in &self.layers {
+            x = self.layer(layer, &x, &bias)?;
+            states.push(x.clone());
+        }
+        Ok(states)
+    }
+
+    fn layer(&self, l: &Layer, x: &Tensor, bias: &Tensor) -> Result<Tensor> {
+        let ctx = attention(x, &l.query, &l.key, &l.value, self.heads, bias)?;
+        let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
+        let i = self.act.forward(&l.intermediate.forward(&a)?)?;
+        l.out_norm.forward(&(l.output.forward(&i)? + a)?)
+    }
+}
+
+/// The head of `BertForSequenceClassification` (pooler: dense + tanh on `[CLS]`, then the
+/// classifier) or of RoBERTa's (`classifier.dense` + tanh, then `classifier.out_proj`, on
+/// `<s>`): the same computation under two sets of names.
+pub(crate) struct TanhHead {
+    dense: Linear,
+    out: Linear,
+}
+
+/// The classification head of a BERT (`roberta: false`) or RoBERTa-family checkpoint, from
+/// the root var builder.
+pub(crate) fn head(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    labels: usize,
+    roberta: bool,
+) -> Result<TanhHead> {
+    let h = cfg.hidden_size;
+    let (dense, out) = if roberta {
+        ("classifier.dense", "classifier.out_proj")
+    } else {
+        ("bert.pooler.dense", "classifier")
+    };
+    Ok(TanhHead {
+        dense: linear(h, h, vb.pp(dense))?,
+        out: linear(h, labels, vb.pp(out))?,
+    })
+}
+
+impl ClassifierHead for TanhHead {
+    fn forward(&self, cls: &Tensor) -> Result<Tensor> {
+        self.out.forward(&self.dense.forward(cls)?.tanh()?)
+    }
+}

@@ -1,0 +1,221 @@
+//! What the crate knows of each architecture, one module each: which `model_type`s and
+//! checkpoint prefixes it covers and its tokenizer defaults ([`spec::Spec`]), its config
+//! settings, weight names, candle modules and whether and how it is packed for the CPU kernels.
+//! [`Kind`] finds an architecture from `model_type`; [`Arch`] is a loaded encoder's parsed
+//! settings and dispatches to its module. Nothing outside this module matches on `model_type`.
+
+pub(crate) mod bert;
+pub(crate) mod deberta_v1;
+pub(crate) mod deberta_v2;
+pub(crate) mod distilbert;
+pub(crate) mod gpt2;
+pub(crate) mod head;
+pub(crate) mod ops;
+pub(crate) mod spec;
+
+use candle_nn::VarBuilder;
+use candle_transformers::models::debertav2;
+
+use crate::config::ModelConfig;
+use crate::packed::PackedEncoder;
+use bert::{BertEncoder, Layout};
+use deberta_v1::{DebertaV1Config, DebertaV1Encoder};
+use deberta_v2::DebertaEncoder;
+use head::ClassifierHead;
+use spec::Spec;
+
+/// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
+/// test keeps the two in step).
+pub const ENCODER_ARCHITECTURES: &str =
+    "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
+
+/// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
+pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
+
+/// The supported architectures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Bert,
+    Roberta,
+    DistilBert,
+    DebertaV1,
+    DebertaV2,
+    Gpt2,
+}
+
+impl Kind {
+    /// Every architecture.
+    pub(crate) const ALL: [Kind; 6] = [
+        Kind::Bert,
+        Kind::Roberta,
+        Kind::DistilBert,
+        Kind::DebertaV1,
+        Kind::DebertaV2,
+        Kind::Gpt2,
+    ];
+
+    /// The architecture's spec, declared in its module.
+    pub(crate) fn spec(self) -> &'static Spec {
+        match self {
+            Kind::Bert => &bert::BERT,
+            Kind::Roberta => &bert::ROBERTA,
+            Kind::DistilBert => &distilbert::SPEC,
+            Kind::DebertaV1 => &deberta_v1::SPEC,
+            Kind::DebertaV2 => &deberta_v2::SPEC,
+            Kind::Gpt2 => &gpt2::SPEC,
+        }
+    }
+
+    /// The architecture of a `model_type`, `None` when unsupported.
+    pub(crate) fn of(model_type: &str) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.spec().model_types.contains(&model_type))
+    }
+}
+
+/// A loaded encoder's architecture with its settings from `config.json`, parsed once at load.
+pub(crate) enum Arch {
+    /// BERT, or the RoBERTa family (positions start after the padding index).
+    Bert {
+        roberta: bool,
+    },
+    DistilBert,
+    DebertaV1(Box<DebertaV1Config>),
+    DebertaV2(Box<debertav2::Config>),
+}
+
+/// candle's modules of an encoder. DistilBERT runs as a BERT-layout encoder.
+pub(crate) enum Backbone {
+    Bert(BertEncoder),
+    DebertaV1(Box<DebertaV1Encoder>),
+    DebertaV2(Box<DebertaEncoder>),
+}
+
+impl Arch {
+    /// The encoder of `model_type` with its settings read from `raw` (the whole
+    /// `config.json`); `None` when `model_type` is no supported encoder.
+    pub(crate) fn parse(
+        model_type: &str,
+        raw: &serde_json::Value,
+    ) -> Option<std::result::Result<Self, serde_json::Error>> {
+        Some(match Kind::of(model_type)? {
+            Kind::Bert => Ok(Arch::Bert { roberta: false }),
+            Kind::Roberta => Ok(Arch::Bert { roberta: true }),
+            Kind::DistilBert => Ok(Arch::DistilBert),
+            Kind::DebertaV1 => {
+                serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV1(Box::new(c)))
+            }
+            Kind::DebertaV2 => {
+                serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV2(Box::new(c)))
+            }
+            Kind::Gpt2 => return None,
+        })
+    }
+
+    /// Which architecture this is.
+    pub(crate) fn kind(&self) -> Kind {
+        match self {
+            Arch::Bert { roberta: false } => Kind::Bert,
+            Arch::Bert { roberta: true } => Kind::Roberta,
+            Arch::DistilBert => Kind::DistilBert,
+            Arch::DebertaV1(_) => Kind::DebertaV1,
+            Arch::DebertaV2(_) => Kind::DebertaV2,
+        }
+    }
+
+    /// The BERT layout (names, norms, segments, positions) of the BERT-layout encoders.
+    fn bert_layout(&self, config: &ModelConfig) -> Option<Layout> {
+        match self {
+            Arch::Bert { roberta } => Some(bert::layout(config, *roberta)),
+            Arch::DistilBert => Some(distilbert::layout()),
+            Arch::DebertaV1(_) | Arch::DebertaV2(_) => None,
+        }
+    }
+
+    /// candle's modules from `base` (weights narrowed to the base-model prefix).
+    pub(crate) fn backbone(
+        &self,
+        base: &VarBuilder<'static>,
+        config: &ModelConfig,
+    ) -> candle_core::Result<Backbone> {
+        let base = base.clone();
+        Ok(match self {
+            Arch::Bert { roberta } => Backbone::Bert(BertEncoder::load(
+                base,
+                config,
+                &bert::layout(config, *roberta),
+            )?),
+            Arch::DistilBert => {
+                Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
+            }
+            Arch::DebertaV1(c) => {
+                Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, c)?))
+            }
+            Arch::DebertaV2(c) => Backbone::DebertaV2(Box::new(DebertaEncoder::load(base, c)?)),
+        })
+    }
+
+    /// The packed CPU copy from `base`, `None` where the architecture (or this checkpoint's
+    /// settings) has no packed kernels.
+    pub(crate) fn pack(
+        &self,
+        base: &VarBuilder<'static>,
+        config: &ModelConfig,
+    ) -> candle_core::Result<Option<PackedEncoder>> {
+        match self.bert_layout(config) {
+            Some(lay) if self.kind().spec().packed => bert::pack_encoder(base, config, &lay),
+            _ => Ok(None),
+        }
+    }
+
+    /// The sequence-classification head with `labels` classes, from the root var builder
+    /// (task heads sit outside the base-model prefix).
+    pub(crate) fn head(
+        &self,
+        vb: &VarBuilder<'static>,
+        config: &ModelConfig,
+        labels: usize,
+    ) -> candle_core::Result<Box<dyn ClassifierHead>> {
+        Ok(match self {
+            Arch::Bert { roberta } => Box::new(bert::head(vb, config, labels, *roberta)?),
+            Arch::DistilBert => Box::new(distilbert::head(vb, config, labels)?),
+            Arch::DebertaV1(c) => Box::new(deberta_v1::head(vb, config, c, labels)?),
+            Arch::DebertaV2(c) => Box::new(deberta_v2::head(vb, c, labels)?),
+        })
+    }
+
+    /// Positions taken before the first token (RoBERTa: padding index + 1).
+    pub(crate) fn position_offset(&self, config: &ModelConfig) -> usize {
+        self.bert_layout(config).map_or(0, |l| l.position_offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoder_list_names_every_encoder_model_type_once() {
+        let encoders = [
+            Kind::Bert,
+            Kind::Roberta,
+            Kind::DistilBert,
+            Kind::DebertaV1,
+            Kind::DebertaV2,
+        ];
+        let listed: Vec<&str> = encoders
+            .iter()
+            .flat_map(|k| k.spec().model_types.iter().copied())
+            .collect();
+        assert_eq!(listed.join(", "), ENCODER_ARCHITECTURES);
+        assert_eq!(gpt2::SPEC.model_types.join(", "), CAUSAL_ARCHITECTURES);
+        for k in Kind::ALL {
+            for t in k.spec().model_types {
+                assert_eq!(Kind::of(t), Some(k), "{t}");
+            }
+        }
+        assert_eq!(Kind::of("t5"), None);
+        assert!(Arch::parse("gpt2", &serde_json::Value::Null).is_none());
+    }
+}

@@ -1,0 +1,254 @@
+//! GPT-2 as a causal LM: token log-probabilities, sequence and conditional log-likelihood,
+//! perplexity. The architecture itself (weights, candle's forward pass, packing) is in
+//! `arch::gpt2`.
+
+use std::path::PathBuf;
+
+use crate::arch::gpt2::{self, Gpt2Config, Modules};
+use crate::arch::CAUSAL_ARCHITECTURES;
+use crate::batch::{scatter, Batching};
+use crate::config::ModelConfig;
+use crate::engines::{Engines, WeightsHandle};
+use crate::error::{infer_err, NliError, Result};
+use crate::model::LoadOptions;
+use crate::packed::PackedCausalLm;
+use crate::source::ModelSource;
+use crate::tokenize::TextEncoder;
+use crate::weights::{narrowed, open_weights};
+
+/// Log-likelihood of one input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenLogProbs {
+    /// Token ids of the input.
+    pub ids: Vec<u32>,
+    /// `log p(ids[i] | ids[..i])` for `i >= 1` (the first token has no context).
+    pub logprobs: Vec<f32>,
+}
+
+impl TokenLogProbs {
+    /// Sum of the token log-probabilities.
+    pub fn sum(&self) -> f64 {
+        self.logprobs.iter().map(|&x| x as f64).sum()
+    }
+
+    /// exp(-mean log-probability); NaN when there is no scored token.
+    pub fn perplexity(&self) -> f64 {
+        (-self.sum() / self.logprobs.len() as f64).exp()
+    }
+}
+
+/// A GPT-2 language model with its tokenizer.
+pub struct CausalLm {
+    source: ModelSource,
+    text: TextEncoder,
+    cfg: Gpt2Config,
+    /// The packed CPU kernels' copy of the weights and candle's modules, built only if
+    /// candle's path is asked for where the packed copy exists.
+    engines: Engines<PackedCausalLm, Modules>,
+    max_len: usize,
+    batching: Batching,
+    weights: PathBuf,
+}
+
+impl std::fmt::Debug for CausalLm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CausalLm")
+            .field("source", &self.source)
+            .field("weights", &self.weights)
+            .finish()
+    }
+}
+
+impl CausalLm {
+    /// Loads a GPT-2 checkpoint (`GPT2LMHeadModel` or `GPT2Model`; the LM head is tied to
+    /// the token embeddings, as in GPT-2).
+    ///
+    /// # Errors
+    /// Missing files, another architecture, or bad weights, named with the model.
+    pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
+        let name = source.name();
+        let cfg_path = source.required("config.json")?;
+        let (config, _) = ModelConfig::load(&name, &cfg_path)?;
+        if !gpt2::SPEC.model_types.contains(&config.model_type.as_str()) {
+            return Err(NliError::UnsupportedArchitecture {
+                model: name,
+                model_type: config.model_type,
+                usage: "causal LM",
+                supported: CAUSAL_ARCHITECTURES,
+            });
+        }
+        let cfg = Gpt2Config::new(&config).map_err(|message| NliError::Invalid {
+            model: name.clone(),
+            message,
+        })?;
+        let (device, dtype) = opts.device.open(&name, opts.precision)?;
+        let (vb, weights) = open_weights(source, dtype, &device)?;
+        let werr = |e: candle_core::Error| NliError::Weights {
+            model: name.clone(),
+            path: weights.clone(),
+            message: e.to_string(),
+        };
+        let prefix = gpt2::SPEC.base_prefix(&vb);
+        let base = narrowed(&vb, prefix);
+        let handle = WeightsHandle {
+            source: source.clone(),
+            dtype,
+            device: device.clone(),
+            prefix,
+        };
+        let engines = Engines::new(
+            handle,
+            &base,
+            |b| gpt2::pack(b, &cfg),
+            |b| gpt2::modules(b, &cfg),
+        )
+        .map_err(werr)?;
+        let max_len = cfg.positions;
+        let text = TextEncoder::load_with(source, gpt2::SPEC.bpe_specials, max_len)?;
+        Ok(Self {
+            source: source.clone(),
+            text,
+            cfg,
+            engines,
+            max_len,
+            batching: opts.batching,
+            weights,
+        })
+    }
+
+    /// Whether f32 CPU inference goes through the packed kernels (the default on the CPU).
+    pub fn uses_packed_cpu(&self) -> bool {
+        self.engines.packed().is_some()
+    }
+
+    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
+    pub fn kernels(&self) -> &'static str {
+        self.engines.kernels()
+    }
+
+    /// Switches the packed CPU kernels on (the default where available) or off (candle's
+    /// padded forward pass); returns [`Self::uses_packed_cpu`]. candle's copy of the weights
+    /// is built when first needed and dropped when the packed kernels are switched back on.
+    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
+        self.engines.set_packed(on)
+    }
+
+    /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
+    pub fn holds_candle_weights(&self) -> bool {
+        self.engines.holds_candle()
+    }
+
+    /// The model's source.
+    pub fn source(&self) -> &ModelSource {
+        &self.source
+    }
+
+    /// The tokenizer.
+    pub fn text_encoder(&self) -> &TextEncoder {
+        &self.text
+    }
+
+    /// Per-token log-probabilities of token-id sequences (each at most the context size).
+    ///
+    /// # Errors
+    /// A sequence longer than the context window, or an inference failure.
+    pub fn logprobs_of_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
+        let e = infer_err(&name);
+        if let Some(long) = seqs.iter().find(|s| s.len() > self.max_len) {
+            return Err(NliError::Invalid {
+                model: name.clone(),
+                message: format!(
+                    "{} tokens exceed the context of {}",
+                    long.len(),
+                    self.max_len
+                ),
+            });
+        }
+        let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
+        if let Some(packed) = self.engines.packed() {
+            return self.batching.par_packed(&lengths, &name, |idx| {
+                let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+                packed.logprobs(&batch)
+            });
+        }
+        let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
+        let mut out = Vec::new();
+        for idx in self.batching.plan(&lengths) {
+            let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+            let rows = m.logprobs(&batch).map_err(&e)?;
+            out.push((idx, rows));
+        }
+        Ok(scatter(seqs.len(), out))
+    }
+
+    /// Token log-probabilities of texts (tokenized without special tokens, as transformers'
+    /// GPT-2 tokenizer does).
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures; texts longer than the context.
+    pub fn token_logprobs(&self, texts: &[&str]) -> Result<Vec<TokenLogProbs>> {
+        let ids = texts
+            .iter()
+            .map(|t| self.text.encode_plain(t))
+            .collect::<Result<Vec<_>>>()?;
+        let lps = self.logprobs_of_ids(&ids)?;
+        Ok(ids
+            .into_iter()
+            .zip(lps)
+            .map(|(ids, logprobs)| TokenLogProbs { ids, logprobs })
+            .collect())
+    }
+
+    /// Sequence log-likelihoods (sum over tokens after the first).
+    ///
+    /// # Errors
+    /// As [`Self::token_logprobs`].
+    pub fn sequence_logprob(&self, texts: &[&str]) -> Result<Vec<f64>> {
+        Ok(self
+            .token_logprobs(texts)?
+            .iter()
+            .map(TokenLogProbs::sum)
+            .collect())
+    }
+
+    /// Perplexities, exp(-mean token log-probability).
+    ///
+    /// # Errors
+    /// As [`Self::token_logprobs`].
+    pub fn perplexity(&self, texts: &[&str]) -> Result<Vec<f64>> {
+        Ok(self
+            .token_logprobs(texts)?
+            .iter()
+            .map(TokenLogProbs::perplexity)
+            .collect())
+    }
+
+    /// `log p(continuation | context)`: context and continuation are tokenized separately
+    /// and concatenated, and only the continuation's tokens are summed.
+    ///
+    /// # Errors
+    /// An empty context, tokenizer or inference failures.
+    pub fn conditional_logprob(&self, pairs: &[(&str, &str)]) -> Result<Vec<f64>> {
+        let mut seqs = Vec::with_capacity(pairs.len());
+        let mut starts = Vec::with_capacity(pairs.len());
+        for (ctx, cont) in pairs {
+            let mut c = self.text.encode_plain(ctx)?;
+            if c.is_empty() {
+                return Err(NliError::Invalid {
+                    model: self.source.name(),
+                    message: "conditional log-probability needs a non-empty context".into(),
+                });
+            }
+            starts.push(c.len() - 1);
+            c.extend(self.text.encode_plain(cont)?);
+            seqs.push(c);
+        }
+        let lps = self.logprobs_of_ids(&seqs)?;
+        Ok(lps
+            .iter()
+            .zip(starts)
+            .map(|(lp, s)| lp[s..].iter().map(|&x| x as f64).sum())
+            .collect())
+    }
+}
