@@ -16,7 +16,7 @@
 //!     vec![Components::new("he", "a lonely grey wolf", "howls")],
 //! ])?;
 //!
-//! let evaluator = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+//! let evaluator = Evaluator::new().with_scorer(InformativenessScorer);
 //! let report = evaluator.evaluate(&[group], 0).remove(0).expect("group scores");
 //! let info = report.candidates[1].score(&Criterion::Informativeness).unwrap();
 //! assert_eq!(info.raw, 4.0);          // "a lonely grey wolf" has four tokens
@@ -26,6 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod adapter;
 pub mod criterion;
 pub mod error;
 pub mod informativeness;
@@ -40,11 +41,11 @@ pub mod signature;
 pub mod tokenize;
 pub mod types;
 
-pub use criterion::{Criterion, TieRule};
+pub use criterion::{Criterion, Direction, TieRule};
 pub use error::{CoreError, Result};
 pub use informativeness::InformativenessScorer;
 pub use literal::parse_components_literal;
-pub use normalize::{normalize_group, normalize_with};
+pub use normalize::{normalize_directed, normalize_group, normalize_scores, normalize_with};
 pub use pipeline::{render_signatures, Evaluator};
 pub use quality::{MissingPart, QualityWeights};
 pub use report::{
