@@ -1,8 +1,9 @@
 //! # figlang-metrics
 //!
-//! Text metrics (BLEU, chrF, ROUGE, METEOR...) and meta-evaluation statistics.
-//! Its metrics are being built; this crate currently exposes the version
-//! used in signatures.
+//! Text metrics (BLEU, chrF, ROUGE, METEOR, distinct-n, self-BLEU; module `text`, all behind
+//! one `text::TextMetric` trait and a registry by name, `text::metric_by_name`),
+//! meta-evaluation statistics (module `stats`) and, with the `neural` feature, neural metrics
+//! (BERTScore, perplexity, style strength) that are also `hauser_core::Scorer`s.
 //!
 //! ```
 //! // Meta-evaluation statistics (module `stats`): SciPy-exact correlations and p-values.

@@ -4,6 +4,13 @@
 //! evaluator: per-literal normalisation, the weighted quality score, informativeness and the
 //! 2:2:1 reranker. Knowledge-base criteria live in `hauser-kb`, neural ones in `hauser-nli`.
 //!
+//! A new criterion is a [`Scorer`]: it names its [`Criterion`], declares its [`Direction`]
+//! (lower-is-better criteria are normalised so that the best candidate still gets 1) and its
+//! [`TieRule`], and builds its per-group results with one of the [`adapter`]s
+//! ([`adapter::per_candidate`] for a function of one candidate, [`adapter::batched`] for one
+//! batched model call over all candidates). The [`Evaluator`] lends scorers the groups, never
+//! copies them.
+//!
 //! ```
 //! use hauser_core::{CandidateGroup, Components, Evaluator, InformativenessScorer, Criterion};
 //!

@@ -1,6 +1,8 @@
 //! The neural metrics as `hauser_core::Scorer`s over simile candidate groups: BERTScore F1
-//! of each candidate against its literal sentence, fluency (negative log-perplexity, so that
-//! higher is better, as normalisation assumes) and style strength.
+//! of each candidate against its literal sentence, fluency (negative log-perplexity: higher is
+//! better, kept so that the `fluency` values of earlier runs stay comparable; a perplexity
+//! criterion could instead declare `Direction::LowerIsBetter`) and style strength. All three
+//! make one batched model call over the candidates of all groups ([`batched`]).
 
 use hauser_core::adapter::batched;
 use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
