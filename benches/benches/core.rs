@@ -5,7 +5,7 @@ use hauser_core::{normalize_with, Evaluator, InformativenessScorer, TieRule};
 
 fn bench_core(c: &mut Criterion) {
     let groups = hauser_benches::synthetic_groups(2_500, 5);
-    let evaluator = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+    let evaluator = Evaluator::new().with_scorer(InformativenessScorer);
     let mut g = c.benchmark_group("core");
     g.throughput(Throughput::Elements(12_500));
     g.bench_function("evaluate_informativeness_2500x5", |b| {

@@ -2,6 +2,7 @@
 //!
 //! Run with `cargo run -p hauser-examples --example rerank`.
 
+use hauser_core::adapter::per_candidate;
 use hauser_core::{
     CandidateGroup, Components, Criterion, Evaluator, InformativenessScorer, RankSumReranker,
     Result, Scorer, Signature,
@@ -23,23 +24,16 @@ impl Scorer for LetterRarity {
         true
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<Result<Vec<f64>>> {
-        groups
-            .iter()
-            .map(|g| {
-                Ok(g.candidates
-                    .iter()
-                    .map(|c| {
-                        let comps = c.components.as_deref().unwrap_or_default();
-                        comps
-                            .iter()
-                            .filter_map(|k| k.vehicle.as_deref())
-                            .map(|v| v.chars().filter(|ch| "qxzjk".contains(*ch)).count() as f64)
-                            .sum()
-                    })
-                    .collect())
-            })
-            .collect()
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<Result<Vec<f64>>> {
+        // A scorer defined by a function of one candidate: the adapter does the per-group loop
+        // (and reports a candidate without components as an error of its group).
+        per_candidate(groups, |c| {
+            Ok(c.components()?
+                .iter()
+                .filter_map(|k| k.vehicle.as_deref())
+                .map(|v| v.chars().filter(|ch| "qxzjk".contains(*ch)).count() as f64)
+                .sum())
+        })
     }
 }
 
@@ -65,9 +59,9 @@ fn main() -> Result<()> {
 
     // Without a quality score the reranker uses creativity and informativeness (2:1).
     let evaluator = Evaluator::new()
-        .with_scorer(Box::new(LetterRarity))
-        .with_scorer(Box::new(InformativenessScorer))
-        .with_reranker(Box::new(RankSumReranker::parse("2:2:1")?));
+        .with_scorer(LetterRarity)
+        .with_scorer(InformativenessScorer)
+        .with_reranker(RankSumReranker::parse("2:2:1")?);
     for outcome in evaluator.evaluate(&[group], 0) {
         let report = outcome.map_err(|f| f.error)?;
         let mut ranked: Vec<_> = report.candidates.iter().collect();

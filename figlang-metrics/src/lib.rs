@@ -6,11 +6,13 @@
 //! - [`text`]: sacreBLEU BLEU and chrF/chrF++, NLTK sentence/corpus BLEU and METEOR,
 //!   rouge-score ROUGE-1/2/L/Lsum (and the `rouge` package's variant), distinct-n and
 //!   self-BLEU, with NLTK's and sacreBLEU's tokenizers; every score carries a signature.
+//!   All of them are `text::TextMetric`s, built by name with `text::metric_by_name`.
 //! - [`stats`]: Pearson, Spearman, Kendall tau-b/c with SciPy's p-values, Fisher-z
 //!   intervals, bootstrap and permutation tests, Williams' test, agreement (leave-one-out,
 //!   Cohen/Fleiss kappa, Krippendorff's alpha), ranking (HR@k, NDCG@k, MRR) and
 //!   classification (P/R/F1, McNemar) measures, and system/segment-level meta-evaluation.
-//! - `neural` (feature `neural`): BERTScore, perplexity and style strength on `hauser-nli`.
+//! - `neural` (feature `neural`): BERTScore, perplexity and style strength on `hauser-nli`,
+//!   also as `hauser_core::Scorer`s.
 //!
 //! ```
 //! use figlang_metrics::text::bleu_sacre::SacreBleu;

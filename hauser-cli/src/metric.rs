@@ -4,6 +4,9 @@
 //! With `--sentence`: one score per hypothesis line on the 0-1 scale, full precision, nothing
 //! else on stdout. Without: one JSON line with the corpus score and its signature. Empty lines,
 //! mismatched line counts and invalid UTF-8 are errors naming the file and line.
+//!
+//! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
+//! command-line flags; the neural ones (bertscore, perplexity, style) from `neural_metric`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,35 +14,14 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use figlang_metrics::text::bleu_nltk::{NltkBleu, Smoothing};
-use figlang_metrics::text::bleu_sacre::{SacreBleu, SacreSmoothing};
-use figlang_metrics::text::chrf::Chrf;
-use figlang_metrics::text::diversity::{Distinct, SelfBleu};
-use figlang_metrics::text::meteor::{Meteor, MeteorVersion};
-use figlang_metrics::text::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
-use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
-use figlang_metrics::text::{MetricError, MetricScore};
-use hauser_core::Signature;
+use figlang_metrics::text::{metric_by_name, MetricError, TextMetric, TextMetricOptions};
 
 use crate::error::CliError;
 use crate::neural_metric::{self, NeuralMetricArgs};
 
-/// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`).
-pub const TEXT_METRICS: [&str; 13] = [
-    "bleu",
-    "sentbleu",
-    "chrf",
-    "chrf++",
-    "rouge1",
-    "rouge2",
-    "rougeL",
-    "rougeLsum",
-    "meteor",
-    "distinct1",
-    "distinct2",
-    "selfbleu",
-    "distinct3",
-];
+/// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
+/// those of figlang-metrics' registry.
+pub const TEXT_METRICS: [&str; 13] = figlang_metrics::text::NAMES;
 
 /// Arguments of `hauser metric`.
 #[derive(Debug, Clone, Args)]
@@ -123,216 +105,35 @@ fn metric_err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
-/// What a metric produced: per-line scores (0-1) and the corpus value.
-struct Outcome {
-    per_line: Vec<f64>,
-    corpus: f64,
-    scale: &'static str,
-    signature: Signature,
+/// The registry's settings from the command line.
+fn options(args: &MetricArgs) -> Result<TextMetricOptions, CliError> {
+    Ok(TextMetricOptions {
+        sacre_tokenizer: args.tokenize.clone(),
+        smoothing: args.smooth.clone(),
+        lowercase: args.lowercase,
+        nltk: args.nltk_tokenizer.parse().map_err(metric_err)?,
+        rouge_impl: args.rouge_impl.clone(),
+        rouge_pretokenize: args.rouge_pretokenize,
+        wordnet: args.wordnet.clone(),
+    })
 }
 
-impl Outcome {
-    /// A 0-1 sentence-level metric whose corpus value is the mean of its lines.
-    fn averaged(per_line: Vec<f64>, signature: Signature) -> Self {
-        Self {
-            corpus: mean(&per_line),
-            per_line,
-            scale: "0-1",
-            signature,
-        }
+/// The text metric named on the command line.
+fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMetric>, CliError> {
+    let name = args.name.as_str();
+    if !TEXT_METRICS.contains(&name) {
+        return Err(CliError::Usage(format!(
+            "unknown metric {name:?}; text metrics: {}; neural: bertscore, perplexity, style",
+            TEXT_METRICS[..12].join(", ")
+        )));
     }
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-fn per_line_refs(refs: &[Vec<String>], i: usize) -> Vec<&str> {
-    refs.iter().map(|r| r[i].as_str()).collect()
-}
-
-/// Each hypothesis scored against its own references by `score`, in line order.
-fn line_scores(
-    hyps: &[String],
-    per_refs: &[Vec<&str>],
-    score: impl Fn(&str, &[&str]) -> Result<MetricScore, MetricError>,
-) -> Result<Vec<f64>, CliError> {
-    hyps.iter()
-        .zip(per_refs)
-        .map(|(h, r)| score(h, r).map(|s| s.score))
-        .collect::<Result<_, _>>()
-        .map_err(metric_err)
-}
-
-fn require_refs(name: &str, refs: &[Vec<String>]) -> Result<(), CliError> {
-    if refs.is_empty() {
+    let metric = metric_by_name(name, &options(args)?).map_err(metric_err)?;
+    if metric.needs_references() && refs.is_empty() {
         return Err(CliError::Usage(format!(
             "{name} needs at least one --ref file"
         )));
     }
-    Ok(())
-}
-
-fn compute(args: &MetricArgs, hyps: &[String], refs: &[Vec<String>]) -> Result<Outcome, CliError> {
-    let name = args.name.as_str();
-    let nltk_tok: NltkTokenizer = args.nltk_tokenizer.parse().map_err(metric_err)?;
-    let per_refs: Vec<Vec<&str>> = (0..hyps.len()).map(|i| per_line_refs(refs, i)).collect();
-    match name {
-        "bleu" => {
-            require_refs(name, refs)?;
-            let smoothing: SacreSmoothing = args
-                .smooth
-                .as_deref()
-                .unwrap_or("exp")
-                .parse()
-                .map_err(metric_err)?;
-            let tokenizer: SacreTokenizer = args.tokenize.parse().map_err(metric_err)?;
-            let corpus_cfg = SacreBleu {
-                tokenizer,
-                lowercase: args.lowercase,
-                smoothing,
-                ..SacreBleu::default()
-            };
-            let sent_cfg = SacreBleu {
-                effective_order: true,
-                ..corpus_cfg.clone()
-            };
-            let corpus = corpus_cfg.corpus(hyps, &per_refs).map_err(metric_err)?;
-            let per_line = if args.sentence {
-                line_scores(hyps, &per_refs, |h, r| sent_cfg.sentence(h, r))?
-                    .into_iter()
-                    .map(|x| x / 100.0)
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            Ok(Outcome {
-                per_line,
-                corpus: corpus.score,
-                scale: "0-100",
-                signature: corpus.signature,
-            })
-        }
-        "sentbleu" => {
-            require_refs(name, refs)?;
-            let smoothing: Smoothing = args
-                .smooth
-                .as_deref()
-                .unwrap_or("method1")
-                .parse()
-                .map_err(metric_err)?;
-            let cfg = NltkBleu {
-                smoothing,
-                tokenizer: nltk_tok,
-                ..NltkBleu::default()
-            };
-            let per_line: Vec<f64> = line_scores(hyps, &per_refs, |h, r| cfg.sentence(h, r))?;
-            let sig = cfg.signature(refs.len()).with("agg", "mean");
-            Ok(Outcome::averaged(per_line, sig))
-        }
-        "chrf" | "chrf++" => {
-            require_refs(name, refs)?;
-            let base = if name == "chrf" {
-                Chrf::default()
-            } else {
-                Chrf::plus_plus()
-            };
-            let cfg = Chrf {
-                lowercase: args.lowercase,
-                ..base
-            };
-            let corpus = cfg.corpus(hyps, &per_refs).map_err(metric_err)?;
-            let per_line = line_scores(hyps, &per_refs, |h, r| cfg.sentence_unit(h, r))?;
-            Ok(Outcome {
-                per_line,
-                corpus: corpus.score,
-                scale: "0-100",
-                signature: corpus.signature,
-            })
-        }
-        "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
-            require_refs(name, refs)?;
-            let kind: RougeType = name.parse().map_err(metric_err)?;
-            let (per_line, sig) = match args.rouge_impl.as_str() {
-                "rouge-score" => {
-                    let cfg = RougeScore::default();
-                    let v: Vec<f64> =
-                        line_scores(hyps, &per_refs, |h, r| cfg.sentence(kind, h, r))?;
-                    (v, cfg.signature(kind, refs.len()))
-                }
-                imp @ ("pltrdy" | "pltrdy-0.3.2") => {
-                    let version = if imp == "pltrdy" {
-                        PltrdyVersion::V1_0_1
-                    } else {
-                        PltrdyVersion::V0_3_2
-                    };
-                    let cfg = PltrdyRouge {
-                        version,
-                        pretokenize: args.rouge_pretokenize.then_some(nltk_tok),
-                    };
-                    let v: Vec<f64> =
-                        line_scores(hyps, &per_refs, |h, r| cfg.sentence(kind, h, r))?;
-                    (v, cfg.signature(kind, refs.len()))
-                }
-                other => {
-                    return Err(CliError::Usage(format!(
-                        "unknown --rouge-impl {other:?} (rouge-score, pltrdy, pltrdy-0.3.2)"
-                    )))
-                }
-            };
-            Ok(Outcome::averaged(per_line, sig.with("agg", "mean")))
-        }
-        "distinct1" | "distinct2" | "distinct3" => {
-            let n = name[8..]
-                .parse::<usize>()
-                .map_err(|e| CliError::Usage(e.to_string()))?;
-            let cfg = Distinct {
-                n,
-                tokenizer: nltk_tok,
-            };
-            let corpus = cfg.corpus(hyps).map_err(metric_err)?;
-            let per_line = hyps
-                .iter()
-                .map(|h| cfg.sentence(h).map(|s| s.score))
-                .collect::<Result<_, _>>()
-                .map_err(metric_err)?;
-            Ok(Outcome {
-                per_line,
-                corpus: corpus.score,
-                scale: "0-1",
-                signature: corpus.signature,
-            })
-        }
-        "selfbleu" => {
-            let cfg = SelfBleu {
-                bleu: NltkBleu {
-                    tokenizer: nltk_tok,
-                    ..NltkBleu::default()
-                },
-            };
-            let per_line = cfg.per_text(hyps).map_err(metric_err)?;
-            Ok(Outcome::averaged(per_line, cfg.signature(hyps.len())))
-        }
-        "meteor" => {
-            require_refs(name, refs)?;
-            let mut m = Meteor::new(&args.wordnet).map_err(metric_err)?;
-            m.tokenizer = nltk_tok;
-            if nltk_tok == NltkTokenizer::V345 {
-                m.version = MeteorVersion::V345;
-            }
-            let per_line: Vec<f64> = line_scores(hyps, &per_refs, |h, r| m.sentence(h, r))?;
-            let sig = m.signature(refs.len()).with("agg", "mean");
-            Ok(Outcome::averaged(per_line, sig))
-        }
-        other => Err(CliError::Usage(format!(
-            "unknown metric {other:?}; text metrics: {}; neural: bertscore, perplexity, style",
-            TEXT_METRICS[..12].join(", ")
-        ))),
-    }
+    Ok(metric)
 }
 
 /// Runs `hauser metric`, writing to `out`.
@@ -362,19 +163,21 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if neural_metric::run(&args.name, &args.neural, &hyps, &refs, args.sentence, out)? {
         return Ok(());
     }
-    let o = compute(args, &hyps, &refs)?;
+    let metric = text_metric(args, &refs)?;
     let io = |e| CliError::io("<stdout>", e);
     if args.sentence {
-        for s in &o.per_line {
+        let per_line = metric.sentence_scores(&hyps, &refs).map_err(metric_err)?;
+        for s in &per_line {
             writeln!(out, "{s}").map_err(io)?;
         }
     } else {
+        let corpus = metric.corpus_score(&hyps, &refs).map_err(metric_err)?;
         let line = json!({
             "metric": args.name,
-            "score": o.corpus,
-            "scale": o.scale,
+            "score": corpus.score,
+            "scale": metric.scale().as_str(),
             "n": hyps.len(),
-            "signature": o.signature.to_string(),
+            "signature": corpus.signature.to_string(),
         });
         writeln!(out, "{line}").map_err(io)?;
     }

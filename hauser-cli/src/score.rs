@@ -149,12 +149,12 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     let (scorers, unavailable) = build_scorers(args)?;
     let mut evaluator = Evaluator::new()
         .with_quality(quality)
-        .with_reranker(Box::new(reranker));
+        .with_reranker(reranker);
     for s in scorers {
         evaluator = evaluator.with_scorer(s);
     }
     if !args.no_extract {
-        evaluator = evaluator.with_extractor(Box::new(hauser_extract::RuleExtractor::new()));
+        evaluator = evaluator.with_extractor(hauser_extract::RuleExtractor::new());
     }
     let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut out: Box<dyn Write> = match &args.output {

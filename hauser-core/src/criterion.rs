@@ -4,14 +4,31 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// Which end of a criterion's raw scale is good.
+///
+/// Normalisation maps the best raw score of a group to 1 in both cases, so quality, the
+/// reranker and every report read normalised scores as higher-is-better.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// A larger raw score is better (all HAUSER criteria, BERTScore, style strength).
+    #[default]
+    HigherIsBetter,
+    /// A smaller raw score is better (perplexity, edit distance...).
+    LowerIsBetter,
+}
+
 /// How min-max normalisation treats a group whose raw scores are all equal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum TieRule {
     /// Every candidate gets 0.5 (HAUSER's rule for all criteria but sentiment consistency).
     Half,
     /// Every candidate gets 0 when the shared score is negative, 0.5 otherwise (HAUSER's rule for
     /// sentiment consistency: equally negative shifts are all bad, not neutral).
     ZeroIfNegative,
+    /// Every candidate gets this value, clamped to [0, 1] (NaN counts as 0), e.g. `Constant(0.0)`
+    /// for a criterion where "no candidate stands out" should not earn any credit.
+    Constant(f64),
 }
 
 /// A scoring criterion. The five HAUSER criteria have fixed names used as output keys; other
@@ -58,7 +75,15 @@ impl Criterion {
         }
     }
 
-    /// The tie rule used when normalising this criterion.
+    /// The direction of this criterion's raw scores: higher is better for every built-in
+    /// criterion. A scorer of a lower-is-better [`Criterion::Other`] says so through
+    /// [`crate::Scorer::direction`].
+    pub fn direction(&self) -> Direction {
+        Direction::HigherIsBetter
+    }
+
+    /// The default tie rule of this criterion (a scorer may override it with
+    /// [`crate::Scorer::tie_rule`]).
     pub fn tie_rule(&self) -> TieRule {
         match self {
             Criterion::SentimentConsistency => TieRule::ZeroIfNegative,

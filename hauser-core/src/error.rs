@@ -76,5 +76,16 @@ pub enum CoreError {
     },
 }
 
+impl CoreError {
+    /// A [`CoreError::Scorer`] from a scorer name and any error or message, e.g. a model
+    /// failure that [`crate::adapter::batched`] then reports for every group of the batch.
+    pub fn scorer(scorer: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        Self::Scorer {
+            scorer: scorer.into(),
+            message: message.to_string(),
+        }
+    }
+}
+
 /// Result alias for the core crate.
 pub type Result<T, E = CoreError> = std::result::Result<T, E>;

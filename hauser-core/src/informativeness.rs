@@ -1,5 +1,6 @@
 //! Informativeness: how much the vehicles say, in word tokens.
 
+use crate::adapter::per_candidate;
 use crate::criterion::Criterion;
 use crate::error::{CoreError, Result};
 use crate::scorer::Scorer;
@@ -49,17 +50,8 @@ impl Scorer for InformativenessScorer {
         true
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<Result<Vec<f64>>> {
-        groups
-            .iter()
-            .map(|g| {
-                g.candidates
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| Self::raw(c, i))
-                    .collect()
-            })
-            .collect()
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<Result<Vec<f64>>> {
+        per_candidate(groups, |c| Self::raw(c.candidate, c.index))
     }
 }
 

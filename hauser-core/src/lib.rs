@@ -4,6 +4,13 @@
 //! evaluator: per-literal normalisation, the weighted quality score, informativeness and the
 //! 2:2:1 reranker. Knowledge-base criteria live in `hauser-kb`, neural ones in `hauser-nli`.
 //!
+//! A new criterion is a [`Scorer`]: it names its [`Criterion`], declares its [`Direction`]
+//! (lower-is-better criteria are normalised so that the best candidate still gets 1) and its
+//! [`TieRule`], and builds its per-group results with one of the [`adapter`]s
+//! ([`adapter::per_candidate`] for a function of one candidate, [`adapter::batched`] for one
+//! batched model call over all candidates). The [`Evaluator`] lends scorers the groups, never
+//! copies them.
+//!
 //! ```
 //! use hauser_core::{CandidateGroup, Components, Evaluator, InformativenessScorer, Criterion};
 //!
@@ -16,7 +23,7 @@
 //!     vec![Components::new("he", "a lonely grey wolf", "howls")],
 //! ])?;
 //!
-//! let evaluator = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+//! let evaluator = Evaluator::new().with_scorer(InformativenessScorer);
 //! let report = evaluator.evaluate(&[group], 0).remove(0).expect("group scores");
 //! let info = report.candidates[1].score(&Criterion::Informativeness).unwrap();
 //! assert_eq!(info.raw, 4.0);          // "a lonely grey wolf" has four tokens
@@ -37,6 +44,7 @@
 //! None: the crate has no optional features and no neural dependency.
 #![deny(missing_docs)]
 
+pub mod adapter;
 pub mod criterion;
 pub mod error;
 pub mod informativeness;
@@ -51,11 +59,11 @@ pub mod signature;
 pub mod tokenize;
 pub mod types;
 
-pub use criterion::{Criterion, TieRule};
+pub use criterion::{Criterion, Direction, TieRule};
 pub use error::{CoreError, Result};
 pub use informativeness::InformativenessScorer;
 pub use literal::parse_components_literal;
-pub use normalize::{normalize_group, normalize_with};
+pub use normalize::{normalize_directed, normalize_group, normalize_scores, normalize_with};
 pub use pipeline::{render_signatures, Evaluator};
 pub use quality::{MissingPart, QualityWeights};
 pub use report::{

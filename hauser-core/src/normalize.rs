@@ -1,17 +1,20 @@
 //! Per-group min-max normalisation, exactly as the HAUSER reference implementation does it.
 //!
 //! 1. NaN raw scores become 0 (a candidate whose score could not be computed, e.g. one without
-//!    components, counts as 0, not as missing).
-//! 2. When all (NaN-replaced) scores are equal, every candidate gets 0.5, except under
-//!    [`TieRule::ZeroIfNegative`] (sentiment consistency), where a negative shared score gives 0.
-//! 3. Otherwise `(x - min) / (max - min)`.
+//!    components, counts as 0, not as missing), whatever the criterion's direction.
+//! 2. When all (NaN-replaced) scores are equal, the [`TieRule`] decides: 0.5 for every
+//!    candidate under [`TieRule::Half`]; under [`TieRule::ZeroIfNegative`] (sentiment
+//!    consistency) a negative shared score gives 0; [`TieRule::Constant`] gives its value.
+//! 3. Otherwise `(x - min) / (max - min)` for a higher-is-better criterion and
+//!    `(max - x) / (max - min)` for a lower-is-better one, so the best candidate gets 1 either way.
 //!
 //! Infinite raw scores are rejected: the reference would produce NaN for the whole group.
 
-use crate::criterion::{Criterion, TieRule};
+use crate::criterion::{Criterion, Direction, TieRule};
 use crate::error::{CoreError, Result};
 
-/// Normalises one group's raw scores of `criterion` to [0, 1].
+/// Normalises one group's raw scores of `criterion` to [0, 1] with the criterion's default
+/// direction and tie rule (those of the five HAUSER criteria).
 ///
 /// # Errors
 /// [`CoreError::NonFiniteScore`] when a raw score is infinite.
@@ -22,7 +25,29 @@ use crate::error::{CoreError, Result};
 /// assert_eq!(n, vec![0.5, 0.0, 1.0]);
 /// ```
 pub fn normalize_group(criterion: &Criterion, raw: &[f64]) -> Result<Vec<f64>> {
-    normalize_with(criterion.tie_rule(), raw).map_err(|(candidate, value)| {
+    normalize_scores(criterion, criterion.direction(), criterion.tie_rule(), raw)
+}
+
+/// Normalises one group's raw scores of `criterion` with an explicit direction and tie rule
+/// (what a [`crate::Scorer`] declares); `criterion` only names the error.
+///
+/// # Errors
+/// [`CoreError::NonFiniteScore`] when a raw score is infinite.
+///
+/// ```
+/// use hauser_core::{normalize_scores, Criterion, Direction, TieRule};
+/// let ppl = Criterion::Other("perplexity".into());
+/// let n = normalize_scores(&ppl, Direction::LowerIsBetter, TieRule::Half, &[12.0, 30.0, 21.0])?;
+/// assert_eq!(n, vec![1.0, 0.0, 0.5]); // the least perplexed candidate is the best
+/// # Ok::<(), hauser_core::CoreError>(())
+/// ```
+pub fn normalize_scores(
+    criterion: &Criterion,
+    direction: Direction,
+    rule: TieRule,
+    raw: &[f64],
+) -> Result<Vec<f64>> {
+    normalize_directed(direction, rule, raw).map_err(|(candidate, value)| {
         CoreError::NonFiniteScore {
             criterion: criterion.to_string(),
             candidate,
@@ -31,8 +56,19 @@ pub fn normalize_group(criterion: &Criterion, raw: &[f64]) -> Result<Vec<f64>> {
     })
 }
 
-/// Normalisation with an explicit tie rule; the error is `(candidate index, infinite value)`.
+/// Higher-is-better normalisation with an explicit tie rule; the error is
+/// `(candidate index, infinite value)`.
 pub fn normalize_with(rule: TieRule, raw: &[f64]) -> std::result::Result<Vec<f64>, (usize, f64)> {
+    normalize_directed(Direction::HigherIsBetter, rule, raw)
+}
+
+/// Normalisation with an explicit direction and tie rule; the error is
+/// `(candidate index, infinite value)`.
+pub fn normalize_directed(
+    direction: Direction,
+    rule: TieRule,
+    raw: &[f64],
+) -> std::result::Result<Vec<f64>, (usize, f64)> {
     let mut values = Vec::with_capacity(raw.len());
     for (i, &x) in raw.iter().enumerate() {
         if x.is_infinite() {
@@ -50,11 +86,17 @@ pub fn normalize_with(rule: TieRule, raw: &[f64]) -> std::result::Result<Vec<f64
     if range == 0.0 {
         let tie = match rule {
             TieRule::ZeroIfNegative if first < 0.0 => 0.0,
-            _ => 0.5,
+            TieRule::Half | TieRule::ZeroIfNegative => 0.5,
+            // NaN would poison quality and ranks: a tie that cannot say counts as 0.
+            TieRule::Constant(c) if c.is_nan() => 0.0,
+            TieRule::Constant(c) => c.clamp(0.0, 1.0),
         };
         return Ok(vec![tie; values.len()]);
     }
-    Ok(values.iter().map(|x| (x - min) / range).collect())
+    Ok(match direction {
+        Direction::HigherIsBetter => values.iter().map(|x| (x - min) / range).collect(),
+        Direction::LowerIsBetter => values.iter().map(|x| (max - x) / range).collect(),
+    })
 }
 
 #[cfg(test)]
@@ -135,7 +177,44 @@ mod tests {
         assert!(normalize_with(TieRule::Half, &[]).unwrap().is_empty());
     }
 
+    #[test]
+    fn lower_is_better_gives_the_smallest_score_one() {
+        let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[4.0, 2.0, 3.0]);
+        assert_eq!(n.unwrap(), vec![0.0, 1.0, 0.5]);
+        // NaN still counts as raw 0, which is the best value of this group.
+        let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[f64::NAN, 2.0]);
+        assert_eq!(n.unwrap(), vec![1.0, 0.0]);
+        let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[5.0, 5.0]);
+        assert_eq!(n.unwrap(), vec![0.5, 0.5]);
+    }
+
+    #[test]
+    fn constant_tie_rule_is_clamped_and_never_nan() {
+        let tie = |c| normalize_with(TieRule::Constant(c), &[1.0, 1.0]).unwrap();
+        assert_eq!(tie(0.0), vec![0.0, 0.0]);
+        assert_eq!(tie(0.25), vec![0.25, 0.25]);
+        assert_eq!(tie(7.0), vec![1.0, 1.0]);
+        assert_eq!(tie(f64::NAN), vec![0.0, 0.0]);
+        // Not a tie: the constant plays no part.
+        let n = normalize_with(TieRule::Constant(0.0), &[1.0, 2.0]).unwrap();
+        assert_eq!(n, vec![0.0, 1.0]);
+    }
+
     proptest! {
+        #[test]
+        fn lower_is_better_mirrors_higher_is_better(xs in proptest::collection::vec(-1e6f64..1e6, 2..12)) {
+            let up = normalize_with(TieRule::Half, &xs).unwrap();
+            let down = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &xs).unwrap();
+            let tie = xs.iter().all(|&x| x == xs[0]);
+            for (u, d) in up.iter().zip(&down) {
+                if tie {
+                    prop_assert_eq!(*u, *d);
+                } else {
+                    prop_assert!((u + d - 1.0).abs() < 1e-12, "{} {}", u, d);
+                }
+            }
+        }
+
         #[test]
         fn output_in_unit_interval_and_order_preserving(xs in proptest::collection::vec(-1e6f64..1e6, 1..12)) {
             let n = normalize_with(TieRule::Half, &xs).unwrap();

@@ -1,13 +1,14 @@
-//! The evaluation pipeline: fill components, run every scorer on many groups at once,
-//! normalise per group, combine quality, rerank.
+//! The evaluation pipeline: fill components, run every scorer on many groups at once (lending
+//! it the groups, never copying them), normalise per group with the scorer's direction and tie
+//! rule, combine quality, rerank.
 
 use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::criterion::Criterion;
+use crate::criterion::{Criterion, Direction, TieRule};
 use crate::error::CoreError;
-use crate::normalize::normalize_group;
+use crate::normalize::normalize_scores;
 use crate::quality::QualityWeights;
 use crate::report::{
     CandidateReport, CriterionScore, GroupFailure, GroupOutcome, GroupReport, Skipped,
@@ -24,6 +25,15 @@ pub fn render_signatures(signatures: &[Signature]) -> String {
         .map(Signature::to_string)
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+/// One scorer's raw scores for one group, with how to normalise them.
+#[derive(Debug, Clone)]
+struct RawScores {
+    criterion: Criterion,
+    direction: Direction,
+    tie_rule: TieRule,
+    scores: Vec<f64>,
 }
 
 /// Runs a set of scorers over candidate groups and produces per-candidate reports.
@@ -63,14 +73,17 @@ impl Evaluator {
     }
 
     /// Adds a scorer; criteria appear in the output in the order scorers were added.
-    pub fn with_scorer(mut self, scorer: Box<dyn Scorer>) -> Self {
-        self.scorers.push(scorer);
+    ///
+    /// Takes any scorer, including an already boxed `Box<dyn Scorer>`.
+    pub fn with_scorer(mut self, scorer: impl Scorer + 'static) -> Self {
+        self.scorers.push(Box::new(scorer));
         self
     }
 
-    /// Sets the extractor used for candidates without components.
-    pub fn with_extractor(mut self, extractor: Box<dyn ComponentExtractor>) -> Self {
-        self.extractor = Some(extractor);
+    /// Sets the extractor used for candidates without components (any extractor, including a
+    /// `Box<dyn ComponentExtractor>`).
+    pub fn with_extractor(mut self, extractor: impl ComponentExtractor + 'static) -> Self {
+        self.extractor = Some(Box::new(extractor));
         self
     }
 
@@ -80,9 +93,9 @@ impl Evaluator {
         self
     }
 
-    /// Sets the reranker.
-    pub fn with_reranker(mut self, reranker: Box<dyn Reranker>) -> Self {
-        self.reranker = reranker;
+    /// Sets the reranker (any reranker, including a `Box<dyn Reranker>`).
+    pub fn with_reranker(mut self, reranker: impl Reranker + 'static) -> Self {
+        self.reranker = Box::new(reranker);
         self
     }
 
@@ -118,12 +131,16 @@ impl Evaluator {
             groups.par_iter().map(|g| self.prepare(g)).collect();
         let mut failures: Vec<Option<CoreError>> =
             prepared.iter().map(|p| p.as_ref().err().cloned()).collect();
-        let mut raw: Vec<Vec<(Criterion, Vec<f64>)>> = vec![Vec::new(); groups.len()];
+        let mut raw: Vec<Vec<RawScores>> = vec![Vec::new(); groups.len()];
         let mut skipped: Vec<Vec<Skipped>> = vec![Vec::new(); groups.len()];
 
         for scorer in &self.scorers {
             let criterion = scorer.criterion();
+            let (direction, tie_rule) = (scorer.direction(), scorer.tie_rule());
+            // Indices and borrowed groups of this scorer's batch: the (possibly extracted)
+            // prepared groups are lent to the scorer, never copied.
             let mut eligible = Vec::new();
+            let mut batch: Vec<&CandidateGroup> = Vec::new();
             for (i, p) in prepared.iter().enumerate() {
                 let Ok(g) = p else { continue };
                 if scorer.needs_components() && !g.has_components() {
@@ -133,37 +150,37 @@ impl Evaluator {
                     });
                 } else {
                     eligible.push(i);
+                    batch.push(g.as_ref());
                 }
             }
-            if eligible.is_empty() {
+            if batch.is_empty() {
                 continue;
             }
-            let batch: Vec<CandidateGroup> = eligible
-                .iter()
-                .filter_map(|&i| prepared[i].as_ref().ok().map(|g| g.as_ref().clone()))
-                .collect();
-            let results = scorer.score_groups(&batch);
-            for (k, &i) in eligible.iter().enumerate() {
-                let expected = batch[k].len();
-                let outcome = match results.get(k) {
-                    Some(Ok(scores)) if scores.len() == expected => Ok(scores.clone()),
+            let results = scorer.score_batch(&batch);
+            let n_results = results.len();
+            let mut results = results.into_iter();
+            for (&i, group) in eligible.iter().zip(&batch) {
+                let expected = group.len();
+                let outcome = match results.next() {
+                    Some(Ok(scores)) if scores.len() == expected => Ok(scores),
                     Some(Ok(scores)) => Err(CoreError::ScoreCountMismatch {
                         scorer: criterion.to_string(),
                         got: scores.len(),
                         expected,
                     }),
-                    Some(Err(e)) => Err(e.clone()),
+                    Some(Err(e)) => Err(e),
                     None => Err(CoreError::Scorer {
                         scorer: criterion.to_string(),
-                        message: format!(
-                            "returned {} results for {} groups",
-                            results.len(),
-                            batch.len()
-                        ),
+                        message: format!("returned {n_results} results for {} groups", batch.len()),
                     }),
                 };
                 match outcome {
-                    Ok(scores) => raw[i].push((criterion.clone(), scores)),
+                    Ok(scores) => raw[i].push(RawScores {
+                        criterion: criterion.clone(),
+                        direction,
+                        tie_rule,
+                        scores,
+                    }),
                     Err(e) => {
                         failures[i].get_or_insert(e);
                     }
@@ -222,13 +239,14 @@ impl Evaluator {
         &self,
         index: usize,
         group: &CandidateGroup,
-        raw: Vec<(Criterion, Vec<f64>)>,
+        raw: Vec<RawScores>,
         skipped: Vec<Skipped>,
     ) -> Result<GroupReport, CoreError> {
         let n = group.len();
         let mut normalized = Vec::with_capacity(raw.len() + 1);
-        for (criterion, scores) in &raw {
-            normalized.push((criterion.clone(), normalize_group(criterion, scores)?));
+        for r in &raw {
+            let z = normalize_scores(&r.criterion, r.direction, r.tie_rule, &r.scores)?;
+            normalized.push((r.criterion.clone(), z));
         }
         let quality = self.quality.combine(&normalized, n);
         if let Some(q) = &quality {
@@ -243,9 +261,9 @@ impl Evaluator {
                 scores: raw
                     .iter()
                     .zip(&normalized)
-                    .map(|((criterion, r), (_, z))| CriterionScore {
-                        criterion: criterion.clone(),
-                        raw: r[i],
+                    .map(|(r, (_, z))| CriterionScore {
+                        criterion: r.criterion.clone(),
+                        raw: r.scores[i],
                         normalized: z[i],
                     })
                     .collect(),

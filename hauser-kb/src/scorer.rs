@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use hauser_core::{CandidateGroup, Components, CoreError, Criterion, Scorer, Signature};
-use rayon::prelude::*;
+use hauser_core::adapter::per_candidate;
+use hauser_core::{CandidateGroup, Components, Criterion, Scorer, Signature};
 
 use crate::kb::Kb;
 use crate::VERSION;
@@ -24,25 +24,6 @@ fn signature(kb: &Kb, criterion: &Criterion, formula: &str) -> Signature {
         )
         .with("agg", "mean")
         .with("formula", formula)
-}
-
-fn score_all(
-    groups: &[CandidateGroup],
-    per_candidate: impl Fn(&[Components]) -> f64 + Sync,
-) -> Vec<hauser_core::Result<Vec<f64>>> {
-    groups
-        .par_iter()
-        .map(|g| {
-            g.candidates
-                .iter()
-                .enumerate()
-                .map(|(i, c)| match &c.components {
-                    Some(comps) => Ok(per_candidate(comps)),
-                    None => Err(CoreError::MissingComponents { candidate: i }),
-                })
-                .collect()
-        })
-        .collect()
 }
 
 fn mean(xs: impl ExactSizeIterator<Item = f64>) -> f64 {
@@ -81,8 +62,8 @@ impl Scorer for RelevanceScorer {
     fn needs_components(&self) -> bool {
         true
     }
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
-        score_all(groups, |c| self.raw(c))
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+        per_candidate(groups, |c| Ok(self.raw(c.components()?)))
     }
 }
 
@@ -131,7 +112,7 @@ impl Scorer for CreativityScorer {
     fn needs_components(&self) -> bool {
         true
     }
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
-        score_all(groups, |c| self.raw(c))
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+        per_candidate(groups, |c| Ok(self.raw(c.components()?)))
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use hauser_core::adapter::batched;
 use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
 
 use crate::classify::SequenceClassifier;
@@ -48,18 +49,6 @@ fn classifier_signature(name: &str, c: &SequenceClassifier) -> Signature {
         .with("max_len", m.text_encoder().max_len())
         .with("weights", m.weights_file())
         .with("kernels", m.kernels())
-}
-
-/// Per-group errors from one failure shared by every group.
-fn fail_all<T>(n: usize, scorer: &str, e: &crate::NliError) -> Vec<hauser_core::Result<T>> {
-    (0..n)
-        .map(|_| {
-            Err(CoreError::Scorer {
-                scorer: scorer.to_string(),
-                message: e.to_string(),
-            })
-        })
-        .collect()
 }
 
 /// Logical consistency: `1 - P(contradiction | literal, simile)` from an MNLI classifier.
@@ -133,29 +122,14 @@ impl Scorer for LogicalConsistency {
             .with("label", &self.classifier.labels()[self.contradiction])
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
         // One classifier call for all groups, so batches span literals.
-        let pairs: Vec<(&str, &str)> = groups
-            .iter()
-            .flat_map(|g| {
-                g.candidates
-                    .iter()
-                    .map(|c| (g.literal.as_str(), c.text.as_str()))
-            })
-            .collect();
-        match self.score_pairs(&pairs) {
-            Ok(scores) => split(groups, scores),
-            Err(e) => fail_all(groups.len(), "logical_consistency", &e),
-        }
+        batched("logical_consistency", groups, |batch| {
+            let pairs: Vec<(&str, &str)> = batch.iter().map(|c| (c.literal(), c.text())).collect();
+            self.score_pairs(&pairs)
+                .map_err(|e| CoreError::scorer("logical_consistency", e))
+        })
     }
-}
-
-fn split(groups: &[CandidateGroup], scores: Vec<f64>) -> Vec<hauser_core::Result<Vec<f64>>> {
-    let mut it = scores.into_iter();
-    groups
-        .iter()
-        .map(|g| Ok(it.by_ref().take(g.len()).collect()))
-        .collect()
 }
 
 /// Sentiment consistency: with `a` the label predicted for the (cut) literal,
@@ -286,25 +260,23 @@ impl Scorer for SentimentConsistency {
             .with("cut", "first-event/first-vehicle")
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
-        let pairs: Vec<(String, String)> = groups
-            .iter()
-            .flat_map(|g| {
-                g.candidates.iter().map(|c| {
-                    let first = c.components.as_ref().and_then(|v| v.first());
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+        batched("sentiment_consistency", groups, |batch| {
+            let pairs: Vec<(String, String)> = batch
+                .iter()
+                .map(|c| {
+                    let first = c.candidate.components.as_ref().and_then(|v| v.first());
                     cut_for_sentiment(
-                        &g.literal,
-                        &c.text,
+                        c.literal(),
+                        c.text(),
                         first.and_then(|f| f.event.as_deref()),
                         first.and_then(|f| f.vehicle.as_deref()),
                     )
                 })
-            })
-            .collect();
-        match self.score_texts(&pairs) {
-            Ok(scores) => split(groups, scores),
-            Err(e) => fail_all(groups.len(), "sentiment_consistency", &e),
-        }
+                .collect();
+            self.score_texts(&pairs)
+                .map_err(|e| CoreError::scorer("sentiment_consistency", e))
+        })
     }
 }
 

@@ -1,7 +1,10 @@
 //! The neural metrics as `hauser_core::Scorer`s over simile candidate groups: BERTScore F1
-//! of each candidate against its literal sentence, fluency (negative log-perplexity, so that
-//! higher is better, as normalisation assumes) and style strength.
+//! of each candidate against its literal sentence, fluency (negative log-perplexity: higher is
+//! better, kept so that the `fluency` values of earlier runs stay comparable; a perplexity
+//! criterion could instead declare `Direction::LowerIsBetter`) and style strength. All three
+//! make one batched model call over the candidates of all groups ([`batched`]).
 
+use hauser_core::adapter::batched;
 use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
 
 use crate::neural::bertscore::BertScore;
@@ -9,38 +12,19 @@ use crate::neural::error::NeuralError;
 use crate::neural::perplexity::Perplexity;
 use crate::neural::style::StyleStrength;
 
-fn scorer_error(name: &str) -> impl Fn(NeuralError) -> CoreError + '_ {
-    move |e| CoreError::Scorer {
-        scorer: name.to_string(),
-        message: e.to_string(),
-    }
-}
-
-/// Runs `f` once over the candidates of all groups (one batched model call) and splits the
-/// flat results back per group; a failure fails every group of the call.
+/// Runs `f` once over the candidates of all groups (one batched model call) with the
+/// candidate texts and their literals; [`batched`] splits the results back per group and turns
+/// a failure into one error per group.
 fn per_group(
-    groups: &[CandidateGroup],
+    groups: &[&CandidateGroup],
     name: &str,
     f: impl FnOnce(&[&str], &[&str]) -> Result<Vec<f64>, NeuralError>,
 ) -> Vec<hauser_core::Result<Vec<f64>>> {
-    let mut texts = Vec::new();
-    let mut literals = Vec::new();
-    for g in groups {
-        for c in &g.candidates {
-            texts.push(c.text.as_str());
-            literals.push(g.literal.as_str());
-        }
-    }
-    match f(&texts, &literals).map_err(scorer_error(name)) {
-        Ok(flat) => {
-            let mut it = flat.into_iter();
-            groups
-                .iter()
-                .map(|g| Ok(it.by_ref().take(g.len()).collect()))
-                .collect()
-        }
-        Err(e) => groups.iter().map(|_| Err(e.clone())).collect(),
-    }
+    batched(name, groups, |batch| {
+        let texts: Vec<&str> = batch.iter().map(|c| c.text()).collect();
+        let literals: Vec<&str> = batch.iter().map(|c| c.literal()).collect();
+        f(&texts, &literals).map_err(|e| CoreError::scorer(name, e))
+    })
 }
 
 impl Scorer for BertScore {
@@ -52,7 +36,7 @@ impl Scorer for BertScore {
         BertScore::signature(self)
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
         per_group(groups, "bertscore_f1", |cands, literals| {
             let refs: Vec<Vec<&str>> = literals.iter().map(|l| vec![*l]).collect();
             Ok(self
@@ -73,7 +57,7 @@ impl Scorer for Perplexity {
         Perplexity::signature(self).with("score", "-ln(ppl)")
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
         per_group(groups, "fluency", |cands, _| {
             Ok(self.mean_nll(cands)?.into_iter().map(|nll| -nll).collect())
         })
@@ -89,7 +73,7 @@ impl Scorer for StyleStrength {
         StyleStrength::signature(self)
     }
 
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
         per_group(groups, "style", |cands, _| self.probabilities(cands))
     }
 }

@@ -45,6 +45,14 @@ pub enum MetricError {
         /// What is wrong.
         message: String,
     },
+    /// No text metric has this name.
+    #[error("unknown metric {name:?}; known: {known}")]
+    UnknownMetric {
+        /// The name asked for.
+        name: String,
+        /// The known names, comma-separated.
+        known: String,
+    },
     /// The inputs do not fit the metric (e.g. no references, mismatched lengths).
     #[error("{metric}: {message}")]
     InvalidInput {

@@ -7,6 +7,14 @@
 //! | chrF, chrF++ | [`chrf`] | sacreBLEU 2.4.3 `CHRF` (1.x `sentence_chrf` on the 0-1 scale) |
 //! | word tokenizer | [`tokenize`], [`punkt`] | NLTK `word_tokenize` / `sent_tokenize` |
 //!
+//! | ROUGE-1/2/L/Lsum | [`rouge`] | Google `rouge-score`, pltrdy `rouge` 1.0.1 / 0.3.2 |
+//! | METEOR | [`meteor`] | NLTK 3.10.4 / 3.4.5 `meteor_score` |
+//! | distinct-n, self-BLEU | [`diversity`] | |
+//!
+//! All of them are also [`TextMetric`]s, built by name with [`metric_by_name`] (the names are
+//! [`NAMES`]) from one [`TextMetricOptions`]: sentence scores (0-1) and a corpus score with its
+//! signature, for hypotheses against one or more line-aligned reference lists.
+//!
 //! Every score comes with a [`hauser_core::Signature`] ([`MetricScore`]). Golden tests in
 //! `figlang-metrics/tests/` compare with fixtures written by `tools/gen_text_metric_fixtures.py`.
 
@@ -20,6 +28,7 @@ pub mod ngram;
 mod ngram_table;
 pub mod porter;
 pub mod punkt;
+pub mod registry;
 pub mod rouge;
 pub mod score;
 pub mod tokenize;
@@ -27,4 +36,5 @@ pub mod treebank_legacy;
 pub mod wordnet;
 
 pub use error::MetricError;
+pub use registry::{metric_by_name, Scale, TextMetric, TextMetricOptions, NAMES};
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

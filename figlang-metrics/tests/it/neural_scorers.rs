@@ -61,9 +61,7 @@ fn bertscore_scorer_batches_groups_and_matches_direct_scores() {
         }
     }
     assert_eq!(metric.criterion(), Criterion::Other("bertscore_f1".into()));
-    let report = Evaluator::new()
-        .with_scorer(Box::new(metric))
-        .evaluate(&gs, 0);
+    let report = Evaluator::new().with_scorer(metric).evaluate(&gs, 0);
     let first = report[0].as_ref().expect("group scores");
     assert!(first
         .candidates

@@ -65,7 +65,7 @@ fn raw_informativeness_correlates_with_mean_informativeness_rating() {
     // The raw value through the scorer directly and through the pipeline must agree.
     let direct = InformativenessScorer.score_groups(&groups);
     let reports = Evaluator::new()
-        .with_scorer(Box::new(InformativenessScorer))
+        .with_scorer(InformativenessScorer)
         .evaluate(&groups, 0);
     let raw: Vec<f64> = places
         .iter()

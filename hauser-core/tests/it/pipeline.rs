@@ -1,15 +1,32 @@
 //! Pipeline behaviour with mock scorers: batching across groups, skipping, failures, quality.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use hauser_core::*;
 
 /// Scores each candidate by its text length; records how many groups each call received.
+/// Also records the address of every group it is lent, to check the pipeline does not copy.
 struct LenScorer {
     criterion: Criterion,
+    direction: Direction,
+    tie_rule: Option<TieRule>,
     calls: Arc<AtomicUsize>,
     groups_seen: Arc<AtomicUsize>,
+    addresses: Arc<Mutex<Vec<usize>>>,
+}
+
+impl LenScorer {
+    fn new(criterion: Criterion) -> Self {
+        Self {
+            criterion,
+            direction: Direction::HigherIsBetter,
+            tie_rule: None,
+            calls: Arc::default(),
+            groups_seen: Arc::default(),
+            addresses: Arc::default(),
+        }
+    }
 }
 
 impl Scorer for LenScorer {
@@ -19,32 +36,30 @@ impl Scorer for LenScorer {
     fn signature(&self) -> Signature {
         Signature::new(self.criterion.as_str(), "test")
     }
-    fn score_groups(&self, groups: &[CandidateGroup]) -> Vec<Result<Vec<f64>>> {
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+    fn tie_rule(&self) -> TieRule {
+        self.tie_rule.unwrap_or_else(|| self.criterion.tie_rule())
+    }
+    fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<Result<Vec<f64>>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.groups_seen.fetch_add(groups.len(), Ordering::SeqCst);
-        groups
-            .iter()
-            .map(|g| {
-                if g.literal == "fail" {
-                    return Err(CoreError::Scorer {
-                        scorer: "len".into(),
-                        message: "boom".into(),
-                    });
-                }
-                Ok(g.candidates.iter().map(|c| c.text.len() as f64).collect())
-            })
-            .collect()
+        if let Ok(mut a) = self.addresses.lock() {
+            a.extend(groups.iter().map(|g| *g as *const CandidateGroup as usize));
+        }
+        adapter::per_candidate(groups, |c| {
+            if c.literal() == "fail" {
+                return Err(CoreError::scorer("len", "boom"));
+            }
+            Ok(c.text().len() as f64)
+        })
     }
 }
 
 fn len_scorer(criterion: Criterion) -> (Box<dyn Scorer>, Arc<AtomicUsize>, Arc<AtomicUsize>) {
-    let calls = Arc::new(AtomicUsize::new(0));
-    let seen = Arc::new(AtomicUsize::new(0));
-    let s = LenScorer {
-        criterion,
-        calls: calls.clone(),
-        groups_seen: seen.clone(),
-    };
+    let s = LenScorer::new(criterion);
+    let (calls, seen) = (s.calls.clone(), s.groups_seen.clone());
     (Box::new(s), calls, seen)
 }
 
@@ -133,7 +148,7 @@ fn failing_group_does_not_affect_others() {
 
 #[test]
 fn empty_group_is_a_failure() {
-    let ev = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+    let ev = Evaluator::new().with_scorer(InformativenessScorer);
     let out = ev.evaluate(&[CandidateGroup::new("lit", Vec::<String>::new())], 0);
     assert!(matches!(
         out[0].as_ref().unwrap_err().error,
@@ -147,7 +162,7 @@ fn component_criteria_are_skipped_without_components_and_extracted_with_extracto
         "He ran.",
         &["He ran like the wind.", "He ran like a very fast horse."],
     );
-    let ev = Evaluator::new().with_scorer(Box::new(InformativenessScorer));
+    let ev = Evaluator::new().with_scorer(InformativenessScorer);
     let r = ev.evaluate(std::slice::from_ref(&g), 0).remove(0).unwrap();
     assert_eq!(r.skipped.len(), 1);
     assert_eq!(r.skipped[0].criterion, Criterion::Informativeness);
@@ -155,8 +170,8 @@ fn component_criteria_are_skipped_without_components_and_extracted_with_extracto
     assert_eq!(r.candidates[0].rank, None);
 
     let ev = Evaluator::new()
-        .with_scorer(Box::new(InformativenessScorer))
-        .with_extractor(Box::new(FixedExtractor));
+        .with_scorer(InformativenessScorer)
+        .with_extractor(FixedExtractor);
     let r = ev.evaluate(&[g], 0).remove(0).unwrap();
     assert!(r.skipped.is_empty());
     assert_eq!(r.candidates[1].scores[0].raw, 4.0);
@@ -194,4 +209,84 @@ fn traits_are_object_safe_and_thread_safe() {
     assert_send_sync::<dyn Reranker>();
     assert_send_sync::<dyn ComponentExtractor>();
     assert_send_sync::<Evaluator>();
+}
+
+#[test]
+fn scorers_are_lent_the_callers_groups_without_copies() {
+    let s = LenScorer::new(Criterion::Relevance);
+    let addresses = s.addresses.clone();
+    let groups = vec![
+        group("a", &["x"]),
+        CandidateGroup::new("empty", Vec::<String>::new()),
+        group("b", &["y", "zz"]),
+    ];
+    let out = Evaluator::new().with_scorer(s).evaluate(&groups, 0);
+    assert!(out[1].is_err());
+    let expected: Vec<usize> = [&groups[0], &groups[2]]
+        .iter()
+        .map(|g| *g as *const CandidateGroup as usize)
+        .collect();
+    assert_eq!(*addresses.lock().unwrap(), expected);
+}
+
+#[test]
+fn lower_is_better_criterion_gives_the_smallest_raw_score_one() {
+    let length = Criterion::Other("length".into());
+    let mut s = LenScorer::new(length.clone());
+    s.direction = Direction::LowerIsBetter;
+    let reranker = RankSumReranker::new(vec![(length.clone(), 1.0)]).unwrap();
+    let ev = Evaluator::new().with_scorer(s).with_reranker(reranker);
+    let r = ev
+        .evaluate(&[group("x", &["ccc", "a", "bb"])], 0)
+        .remove(0)
+        .unwrap();
+    let scores: Vec<(f64, f64)> = r
+        .candidates
+        .iter()
+        .map(|c| c.score(&length).map(|s| (s.raw, s.normalized)).unwrap())
+        .collect();
+    assert_eq!(scores, vec![(3.0, 0.0), (1.0, 1.0), (2.0, 0.5)]);
+    let ranks: Vec<_> = r.candidates.iter().map(|c| c.rank).collect();
+    assert_eq!(ranks, vec![Some(3), Some(1), Some(2)]);
+}
+
+#[test]
+fn a_scorer_tie_rule_overrides_its_criterion_default() {
+    let tied = || group("x", &["aa", "bb"]);
+    let normalized = |s: LenScorer| {
+        let r = Evaluator::new().with_scorer(s).evaluate(&[tied()], 0);
+        let r = r.into_iter().next().unwrap().unwrap();
+        r.candidates
+            .iter()
+            .map(|c| c.scores[0].normalized)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        normalized(LenScorer::new(Criterion::Relevance)),
+        vec![0.5, 0.5]
+    );
+    let mut zero = LenScorer::new(Criterion::Relevance);
+    zero.tie_rule = Some(TieRule::Constant(0.0));
+    assert_eq!(normalized(zero), vec![0.0, 0.0]);
+    let mut one = LenScorer::new(Criterion::Other("custom".into()));
+    one.tie_rule = Some(TieRule::Constant(1.0));
+    assert_eq!(normalized(one), vec![1.0, 1.0]);
+}
+
+#[test]
+fn boxed_and_shared_scorers_plug_in_like_plain_ones() {
+    let g = || group("x", &["a", "bb"]);
+    let plain = Evaluator::new().with_scorer(LenScorer::new(Criterion::Relevance));
+    let boxed: Box<dyn Scorer> = Box::new(LenScorer::new(Criterion::Relevance));
+    let shared: Arc<dyn Scorer> = Arc::new(LenScorer::new(Criterion::Relevance));
+    let expected = plain.evaluate(&[g()], 0);
+    assert!(expected[0].is_ok());
+    assert_eq!(
+        Evaluator::new().with_scorer(boxed).evaluate(&[g()], 0),
+        expected
+    );
+    assert_eq!(
+        Evaluator::new().with_scorer(shared).evaluate(&[g()], 0),
+        expected
+    );
 }

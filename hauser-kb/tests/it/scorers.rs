@@ -58,8 +58,8 @@ fn pipeline_normalises_per_group_and_nan_becomes_zero() {
         ])
         .expect("components");
     let ev = Evaluator::new()
-        .with_scorer(Box::new(RelevanceScorer::new(kb.clone())))
-        .with_scorer(Box::new(CreativityScorer::new(kb.clone())));
+        .with_scorer(RelevanceScorer::new(kb.clone()))
+        .with_scorer(CreativityScorer::new(kb.clone()));
     let report = ev.evaluate(&[group], 0).remove(0).expect("scores");
     let rel: Vec<f64> = report
         .candidates
