@@ -181,7 +181,14 @@ fn wordnet_meteor_sentence_values_match_nltk() {
     let dir = crate::common::wordnet_dir();
     let dir = dir.to_str().expect("UTF-8 WordNet path");
     let out = hauser(&[
-        "meteor", "--hyp", &h, "--ref", &r, "--wordnet", dir, "--sentence",
+        "meteor",
+        "--hyp",
+        &h,
+        "--ref",
+        &r,
+        "--wordnet",
+        dir,
+        "--sentence",
     ]);
     assert!(
         out.status.success(),
