@@ -20,3 +20,4 @@ mod stats_golden;
 mod stats_golden_agreement;
 mod stats_properties;
 mod stats_resample;
+mod text_no_panic;
