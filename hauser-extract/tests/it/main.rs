@@ -2,3 +2,4 @@
 #![allow(clippy::unwrap_used)]
 
 mod extract_accuracy;
+mod no_panic;

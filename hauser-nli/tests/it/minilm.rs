@@ -18,8 +18,9 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
 }
 
 #[test]
+#[ignore = "needs MiniLM: bash tools/test-assets.sh"]
 fn embeddings_match_sentence_transformers() {
-    let Some(dir) = minilm_dir() else { return };
+    let dir = minilm_dir();
     let r = reference();
     let sentences: Vec<&str> = r["sentences"]
         .as_array()
@@ -46,8 +47,9 @@ fn embeddings_match_sentence_transformers() {
 }
 
 #[test]
+#[ignore = "needs MiniLM: bash tools/test-assets.sh"]
 fn paraphrases_rank_above_unrelated_sentences() {
-    let Some(dir) = minilm_dir() else { return };
+    let dir = minilm_dir();
     let e = Embedder::load(&ModelSource::Dir(dir), &opts(16)).unwrap();
     let s = [
         "The boy ran like the wind.",
@@ -65,8 +67,9 @@ fn paraphrases_rank_above_unrelated_sentences() {
 }
 
 #[test]
+#[ignore = "needs MiniLM: bash tools/test-assets.sh"]
 fn max_seq_length_from_sentence_bert_config_applies() {
-    let Some(dir) = minilm_dir() else { return };
+    let dir = minilm_dir();
     let e = Embedder::load(&ModelSource::Dir(dir), &opts(4)).unwrap();
     // all-MiniLM-L6-v2's sentence_bert_config.json sets max_seq_length 256.
     assert_eq!(e.model().text_encoder().max_len(), 256);

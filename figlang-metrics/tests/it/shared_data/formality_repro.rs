@@ -5,7 +5,8 @@
 //! NLTK <= 3.4.5, whose word tokenizer differs from today's on `..`; with that tokenizer one row
 //! differs (a factor of ten, LUO:27, which NLTK 3.4.5 itself does not reproduce either); with
 //! NLTK 3.10.4's tokenizer 20 rows differ, all containing `..` or `...`.
-//! Skips with a notice when the shared data folder is absent.
+//! Needs the shared data folder: the tests are `#[ignore]`d (tools/test.sh runs them when the
+//! data is there) and fail when run without it.
 
 use std::path::PathBuf;
 
@@ -26,20 +27,10 @@ struct Row {
     meteor: f64,
 }
 
-fn data_dir() -> PathBuf {
-    match std::env::var_os("HAUSER_SHARED_DATA") {
-        Some(p) => PathBuf::from(p).join("formality"),
-        None => PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/data/formality"
-        )),
-    }
-}
-
-fn rows() -> Option<Vec<Row>> {
-    let dir = data_dir();
+fn rows() -> Vec<Row> {
+    let dir = crate::common::shared_data("formality");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .ok()?
+        .expect("readable formality folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.to_string_lossy().ends_with(".content.ref.txt"))
         .collect();
@@ -64,18 +55,13 @@ fn rows() -> Option<Vec<Row>> {
             });
         }
     }
-    Some(out)
+    out
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn chrf_and_sentbleu_reproduce_the_formality_columns() {
-    let Some(rows) = rows() else {
-        eprintln!(
-            "NOTICE: {} not found; formality reproduction skipped",
-            data_dir().display()
-        );
-        return;
-    };
+    let rows = rows();
     assert_eq!(rows.len(), 720);
     let chrf = Chrf::default();
     let bleu = NltkBleu {
@@ -137,14 +123,9 @@ fn chrf_and_sentbleu_reproduce_the_formality_columns() {
 /// joined by spaces. With that setting every row matches within 1e-4; the agreement of other
 /// settings is printed for docs/METRICS.md.
 #[test]
+#[ignore = "needs ../shared/data"]
 fn pltrdy_rouge_reproduces_the_formality_columns() {
-    let Some(rows) = rows() else {
-        eprintln!(
-            "NOTICE: {} not found; formality reproduction skipped",
-            data_dir().display()
-        );
-        return;
-    };
+    let rows = rows();
     let kinds = [RougeType::Rouge1, RougeType::Rouge2, RougeType::RougeL];
     let settings = [
         (
@@ -193,23 +174,15 @@ fn pltrdy_rouge_reproduces_the_formality_columns() {
 }
 
 /// METEOR: agreement of NLTK-compatible METEOR with the authors' column under the tokenizations
-/// they may have used (printed for docs/METRICS.md). Needs WordNet; skips with a notice.
+/// they may have used (printed for docs/METRICS.md). Needs WordNet too.
 #[test]
-fn meteor_agreement_with_the_formality_column() {
-    let Some(rows) = rows() else {
-        eprintln!(
-            "NOTICE: {} not found; formality reproduction skipped",
-            data_dir().display()
-        );
-        return;
-    };
-    let dir = figlang_metrics::text::wordnet::DEFAULT_WORDNET_DIR;
-    let Ok(m) = figlang_metrics::text::meteor::Meteor::new(dir) else {
-        eprintln!("NOTICE: no WordNet at {dir}; METEOR agreement skipped");
-        return;
-    };
+#[ignore = "needs ../shared/data and WordNet: apt-get install wordnet-base"]
+fn wordnet_meteor_agreement_with_the_formality_column() {
+    let rows = rows();
+    let dir = crate::common::wordnet_dir();
+    let m = figlang_metrics::text::meteor::Meteor::new(&dir).expect("wordnet");
     let mut agree = [0usize; 3];
-    let mut m345 = figlang_metrics::text::meteor::Meteor::new(dir).expect("wordnet");
+    let mut m345 = figlang_metrics::text::meteor::Meteor::new(&dir).expect("wordnet");
     m345.version = figlang_metrics::text::meteor::MeteorVersion::V345;
     let mut agree345 = 0;
     let mut bad345 = Vec::new();

@@ -1,5 +1,5 @@
 //! Reproduction of HAUSER's correlation and agreement numbers over
-//! ../shared/data/hauser/human_annotated.csv (skipped with a notice when absent).
+//! ../shared/data/hauser/human_annotated.csv (`#[ignore]`d: tools/test.sh runs it when present).
 //!
 //! - Quality = 3/6 relevance_KB + 2/6 consistency_mnli + 1/6 consistency_emo (sub-scores already
 //!   normalised per literal in the file) against the mean of label{1,2,3}_q: paper Pearson 0.3198,
@@ -15,21 +15,10 @@ use std::path::{Path, PathBuf};
 
 use figlang_metrics::stats::{leave_one_out, pearson, ranking_report, spearman};
 
-fn csv_path() -> Option<PathBuf> {
-    let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
-        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
-        PathBuf::from,
-    );
-    let path = root.join("hauser/human_annotated.csv");
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: {} not found (reference data absent)",
-            path.display()
-        );
-        None
-    }
+use crate::common::shared_data;
+
+fn csv_path() -> PathBuf {
+    shared_data("hauser/human_annotated.csv")
 }
 
 struct Annotated {
@@ -80,8 +69,9 @@ fn mean_rating(a: &Annotated) -> Vec<f64> {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn quality_correlates_with_mean_quality_rating() {
-    let Some(path) = csv_path() else { return };
+    let path = csv_path();
     let a = load(&path);
     assert_eq!(a.quality.len(), 150);
     let human = mean_rating(&a);
@@ -101,8 +91,9 @@ fn quality_correlates_with_mean_quality_rating() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn leave_one_out_agreement_of_quality_ratings() {
-    let Some(path) = csv_path() else { return };
+    let path = csv_path();
     let a = load(&path);
     let loo = leave_one_out(&a.ratings).expect("loo");
     println!(
@@ -126,8 +117,9 @@ fn leave_one_out_agreement_of_quality_ratings() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn ranking_of_candidates_by_quality() {
-    let Some(path) = csv_path() else { return };
+    let path = csv_path();
     let a = load(&path);
     let human = mean_rating(&a);
     let mut order: Vec<String> = Vec::new();

@@ -8,7 +8,6 @@
 //! have a vehicle present in this small KB. Also printed (not asserted): raw relevance against
 //! the mean `_q` rating, Pearson 0.1568, Spearman 0.1701.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use figlang_metrics::stats::{pearson, spearman};
@@ -16,25 +15,13 @@ use hauser_core::parse_components_literal;
 use hauser_kb::ingest::{ingest_path, IngestOptions, InputFormat};
 use hauser_kb::{CreativityScorer, KbBuilder, Normalizer, RelevanceScorer};
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("HAUSER_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-}
+use crate::common::shared_data;
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn creativity_from_spgc_kb_correlates_with_human_creativity() {
-    let data = shared_data();
-    let kb_src = data.join("simile-kb/SPGC_parsed.tsv");
-    let annotated = data.join("hauser/human_annotated.csv");
-    if !kb_src.exists() || !annotated.exists() {
-        eprintln!(
-            "skipping: {} or {} not found (reference data absent)",
-            kb_src.display(),
-            annotated.display()
-        );
-        return;
-    }
+    let kb_src = shared_data("simile-kb/SPGC_parsed.tsv");
+    let annotated = shared_data("hauser/human_annotated.csv");
     let mut builder = KbBuilder::new(Normalizer::Reference);
     let report = ingest_path(
         &kb_src,
@@ -108,18 +95,11 @@ const SPEARMAN_FLOOR: f64 = 0.47;
 /// Parity with the reference method: tools/kb_pandas_ref.py re-runs the HAUSER scorers' pandas
 /// filters on a DataFrame built from the same SPGC rows; every raw score must agree to 1e-12.
 #[test]
+#[ignore = "needs ../shared/data"]
 fn raw_scores_match_the_pandas_reference_on_the_150_similes() {
-    let data = shared_data();
-    let kb_src = data.join("simile-kb/SPGC_parsed.tsv");
-    if !kb_src.exists() {
-        eprintln!(
-            "skipping: {} not found (reference data absent)",
-            kb_src.display()
-        );
-        return;
-    }
+    let kb_src = shared_data("simile-kb/SPGC_parsed.tsv");
     let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("../fixtures/kb_reference_scores.json"))
+        serde_json::from_str(include_str!("../../fixtures/kb_reference_scores.json"))
             .expect("fixture JSON");
     let mut builder = KbBuilder::new(Normalizer::Reference);
     ingest_path(

@@ -1,5 +1,5 @@
 //! Reproduction of the formality-transfer meta-evaluation (Lai et al., HumEval 2022) over
-//! ../shared/data/formality (skipped with a notice when the data is absent).
+//! ../shared/data/formality (`#[ignore]`d: tools/test.sh runs it when the data is there).
 //!
 //! Style: human = mean of the two style ratings, 8 systems (REF excluded), metric = the style
 //! classifier / regressor column (the 17th); `cls.*` probabilities are flipped (1 - p) for the
@@ -14,21 +14,10 @@ use std::process::Command;
 
 use figlang_metrics::stats::{meta_evaluate, pearson, zscore_by_group, MetaEvalData};
 
-fn data_dir() -> Option<PathBuf> {
-    let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
-        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
-        PathBuf::from,
-    );
-    let dir = root.join("formality");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: {} not found (reference data absent)",
-            dir.display()
-        );
-        None
-    }
+use crate::common::shared_data;
+
+fn data_dir() -> PathBuf {
+    shared_data("formality")
 }
 
 /// System names (files `NAME.human.txt`), REF excluded, sorted.
@@ -79,8 +68,9 @@ fn style_rows(dir: &Path, metric: &str) -> Vec<(String, String, f64, f64)> {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn style_metrics_system_and_segment_correlations() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     assert_eq!(systems(&dir).len(), 8);
     // (metric, paper system r, paper segment tau, NumPy/SciPy values)
     let expected = [
@@ -120,8 +110,9 @@ fn style_metrics_system_and_segment_correlations() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn inter_annotator_pearson_over_640_outputs() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     // (aspect, rater-1 column, rater-2 column, paper, NumPy/SciPy)
     let aspects = [
         ("content", 4, 7, 0.85, 0.8546990835736434),
@@ -145,8 +136,9 @@ fn inter_annotator_pearson_over_640_outputs() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn cli_meta_eval_reproduces_reg_pt16() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     let tmp = tempfile::tempdir().expect("tmp");
     let tsv = tmp.path().join("reg.tsv");
     let mut text = String::from("system\tsegment\thuman\tmetric\n");
@@ -191,8 +183,9 @@ fn cli_meta_eval_reproduces_reg_pt16() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data"]
 fn per_survey_zscores_reproduce_the_data_columns() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     // All 9 output sets (REF included): 720 rows in 4 surveys. Columns 4-9 are the raw ratings
     // (content, style, fluency of rater 1, then rater 2), columns 10-15 their z-scores as
     // distributed (rounded to 4 decimals).

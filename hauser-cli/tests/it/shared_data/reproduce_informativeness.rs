@@ -7,23 +7,16 @@
 //! counts give the same values on these vehicles); the paper's numbers were probably computed
 //! on a slightly different rating aggregation.
 
-use std::path::Path;
-
 use figlang_metrics::stats::{pearson, spearman};
 use hauser_core::{parse_components_literal, Candidate, CandidateGroup, Criterion, Evaluator};
 use hauser_core::{InformativenessScorer, Scorer};
 
+use crate::common::shared_data;
+
 #[test]
+#[ignore = "needs ../shared/data"]
 fn raw_informativeness_correlates_with_mean_informativeness_rating() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/hauser/human_annotated.csv");
-    if !path.exists() {
-        eprintln!(
-            "skipping: {} not found (reference data absent)",
-            path.display()
-        );
-        return;
-    }
+    let path = shared_data("hauser/human_annotated.csv");
     let mut reader = csv::Reader::from_path(&path).expect("readable CSV");
     let headers = reader.headers().expect("header").clone();
     let col = |name: &str| {

