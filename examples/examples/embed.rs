@@ -23,7 +23,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let e = embedder.embed(&sentences, None, true)?;
     for (i, a) in sentences.iter().enumerate() {
         for (j, b) in sentences.iter().enumerate().skip(i + 1) {
-            let cos: f32 = e.vectors[i].iter().zip(&e.vectors[j]).map(|(x, y)| x * y).sum();
+            let cos: f32 = e.vectors[i]
+                .iter()
+                .zip(&e.vectors[j])
+                .map(|(x, y)| x * y)
+                .sum();
             println!("{cos:.3}  {a:?} ~ {b:?}");
         }
     }

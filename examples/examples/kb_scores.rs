@@ -62,6 +62,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             c.text,
         );
     }
-    println!("signature: {}", hauser_core::render_signatures(&evaluator.signatures()));
+    println!(
+        "signature: {}",
+        hauser_core::render_signatures(&evaluator.signatures())
+    );
     Ok(())
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// reranker and every report read normalised scores as higher-is-better.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Direction {
     /// A larger raw score is better (all HAUSER criteria, BERTScore, style strength).
     #[default]
@@ -20,6 +21,7 @@ pub enum Direction {
 
 /// How min-max normalisation treats a group whose raw scores are all equal.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum TieRule {
     /// Every candidate gets 0.5 (HAUSER's rule for all criteria but sentiment consistency).
     Half,
@@ -35,6 +37,7 @@ pub enum TieRule {
 /// scorers (BERTScore, perplexity...) use [`Criterion::Other`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Criterion {
     /// Topic-vehicle relevance from a simile knowledge base.
     Relevance,

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Errors raised by core types, scorers and the evaluation pipeline.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CoreError {
     /// A group has no candidates: nothing can be normalised or ranked.
     #[error("group {group}: no candidates")]

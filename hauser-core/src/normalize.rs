@@ -1,7 +1,9 @@
 //! Per-group min-max normalisation, exactly as the HAUSER reference implementation does it.
 //!
-//! 1. NaN raw scores become 0 (a candidate whose score could not be computed, e.g. one without
-//!    components, counts as 0, not as missing), whatever the criterion's direction.
+//! 1. A candidate whose score could not be computed (NaN, e.g. one without components) counts,
+//!    not as missing: for a higher-is-better criterion its raw score becomes 0, as in the
+//!    reference; for a lower-is-better one it becomes the group's largest (worst) score, so that
+//!    an unscorable candidate never wins (an all-NaN group is a tie of raw 0s).
 //! 2. When all (NaN-replaced) scores are equal, the [`TieRule`] decides: 0.5 for every
 //!    candidate under [`TieRule::Half`]; under [`TieRule::ZeroIfNegative`] (sentiment
 //!    consistency) a negative shared score gives 0; [`TieRule::Constant`] gives its value.
@@ -69,13 +71,24 @@ pub fn normalize_directed(
     rule: TieRule,
     raw: &[f64],
 ) -> std::result::Result<Vec<f64>, (usize, f64)> {
-    let mut values = Vec::with_capacity(raw.len());
-    for (i, &x) in raw.iter().enumerate() {
-        if x.is_infinite() {
-            return Err((i, x));
-        }
-        values.push(if x.is_nan() { 0.0 } else { x });
+    if let Some((i, &x)) = raw.iter().enumerate().find(|(_, x)| x.is_infinite()) {
+        return Err((i, x));
     }
+    // HAUSER's NaN -> 0 is "no score is the worst score" for its non-negative, higher-is-better
+    // criteria; for a lower-is-better criterion 0 would be the best, so NaN takes the worst value.
+    let missing = match direction {
+        Direction::HigherIsBetter => 0.0,
+        Direction::LowerIsBetter => raw
+            .iter()
+            .copied()
+            .filter(|x| !x.is_nan())
+            .reduce(f64::max)
+            .unwrap_or(0.0),
+    };
+    let values: Vec<f64> = raw
+        .iter()
+        .map(|&x| if x.is_nan() { missing } else { x })
+        .collect();
     let Some(&first) = values.first() else {
         return Ok(values);
     };
@@ -181,9 +194,17 @@ mod tests {
     fn lower_is_better_gives_the_smallest_score_one() {
         let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[4.0, 2.0, 3.0]);
         assert_eq!(n.unwrap(), vec![0.0, 1.0, 0.5]);
-        // NaN still counts as raw 0, which is the best value of this group.
+        // NaN takes the group's worst value: it ties with the worst, never wins.
+        let n = normalize_directed(
+            Direction::LowerIsBetter,
+            TieRule::Half,
+            &[f64::NAN, 2.0, 6.0],
+        );
+        assert_eq!(n.unwrap(), vec![0.0, 1.0, 0.0]);
         let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[f64::NAN, 2.0]);
-        assert_eq!(n.unwrap(), vec![1.0, 0.0]);
+        assert_eq!(n.unwrap(), vec![0.5, 0.5]);
+        let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[f64::NAN; 2]);
+        assert_eq!(n.unwrap(), vec![0.5, 0.5]);
         let n = normalize_directed(Direction::LowerIsBetter, TieRule::Half, &[5.0, 5.0]);
         assert_eq!(n.unwrap(), vec![0.5, 0.5]);
     }

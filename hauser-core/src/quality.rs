@@ -8,6 +8,7 @@ use crate::error::{CoreError, Result};
 
 /// What to do when a part of the quality score did not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum MissingPart {
     /// No quality is reported unless every part with a non-zero weight ran (default): a partial
     /// sum is on a different scale and would silently mislead.

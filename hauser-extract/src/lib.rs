@@ -62,6 +62,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The word or pattern that introduces a comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Comparator {
     /// "X like Y" (the only comparator of the original HAUSER tool and of MAPS-KB).
     Like,

@@ -45,6 +45,7 @@ static REFERENCE_PATTERN: LazyLock<Option<Regex>> =
 /// How keys are normalised; stored in the index so that queries use the builder's rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Normalizer {
     /// Exactly the released reference code (its punctuation pattern is almost a no-op).
     #[default]
@@ -56,6 +57,7 @@ pub enum Normalizer {
 /// Which component a key is: topics and vehicles get the reference's vehicle mode (that is
 /// what both reference scorers call), properties its other mode (no `"like "` step).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Role {
     /// Topic or vehicle.
     Entity,

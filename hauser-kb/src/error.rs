@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Errors raised while ingesting, building, opening or querying a knowledge base.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum KbError {
     /// A file could not be opened, read or written.
     #[error("{path}: {source}")]

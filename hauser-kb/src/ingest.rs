@@ -45,6 +45,7 @@ pub trait TripletSink {
 
 /// Input formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InputFormat {
     /// MAPS-KB CSV (header-driven).
     MapsKb,

@@ -6,6 +6,7 @@ use crate::error::{NliError, Result};
 
 /// Where inference runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum DeviceSpec {
     /// The CPU (default; the only device CI tests).
     #[default]
@@ -18,6 +19,7 @@ pub enum DeviceSpec {
 
 /// Floating-point precision of weights and activations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Precision {
     /// 32-bit floats (default; the precision parity is tested in).
     #[default]

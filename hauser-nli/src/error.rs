@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Errors raised while resolving, loading or running a model.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum NliError {
     /// A file the model needs is missing from its directory or the hub cache.
     #[error("model {model}: missing file {file}{hint}")]

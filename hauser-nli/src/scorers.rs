@@ -12,6 +12,7 @@ use crate::source::ModelSource;
 
 /// How the literal and the simile are fed to the NLI model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum NliInput {
     /// As a sentence pair (premise = literal, hypothesis = simile), as in the paper.
     #[default]

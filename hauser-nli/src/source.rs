@@ -9,6 +9,7 @@ use crate::error::{NliError, Result};
 /// A model location: a directory holding `config.json`, weights and tokenizer files, or a hub
 /// repository id with an optional revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ModelSource {
     /// A local directory.
     Dir(PathBuf),

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// An error of BERTScore, perplexity or style strength.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum NeuralError {
     /// Loading or running the model failed.
     #[error(transparent)]

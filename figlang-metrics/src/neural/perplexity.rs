@@ -14,6 +14,7 @@ use crate::neural::error::{NeuralError, NeuralResult};
 
 /// Beginning-of-sequence convention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum BosMode {
     /// Score tokens 2..n of the text (transformers' `labels=input_ids`).
     #[default]

@@ -106,6 +106,7 @@ pub fn pairwise_pearson(ratings: &[Vec<f64>]) -> StatsResult<Vec<f64>> {
 /// Disagreement weights of Cohen's kappa, on the index distance between the sorted categories
 /// (as statsmodels' `cohens_kappa(wt=...)` and scikit-learn's `cohen_kappa_score(weights=...)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum KappaWeights {
     /// Any disagreement weighs 1.
     Unweighted,

@@ -116,6 +116,7 @@ pub fn classification_report(
 
 /// Variant of McNemar's test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum McNemarMethod {
     /// Exact binomial test on the discordant counts.
     Exact,

@@ -7,6 +7,7 @@ use thiserror::Error;
 /// Degenerate but well-formed input (a constant vector) is *not* an error: the affected
 /// statistics are `NaN`, as in SciPy. Errors are for input that cannot be used at all.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum StatsError {
     /// Two paired inputs differ in length.
     #[error("{what}: paired inputs differ in length ({left} vs {right})")]

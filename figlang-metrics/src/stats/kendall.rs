@@ -9,6 +9,7 @@ use super::rank::{dense_ranks, tie_groups};
 
 /// Which normalisation of Kendall's tau to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum TauVariant {
     /// Tau-b: adjusted for ties in either variable (`scipy.stats.kendalltau` default).
     B,

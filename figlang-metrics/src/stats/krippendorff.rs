@@ -6,6 +6,7 @@ use super::error::{StatsError, StatsResult};
 
 /// Level of measurement, which sets the distance between two values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum Level {
     /// Categories: distance 0 if equal, 1 otherwise.
     Nominal,

@@ -12,6 +12,7 @@ use super::rng::SplitMix64;
 
 /// Which correlation a permutation test compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum CorrelationKind {
     /// Pearson's r.
     Pearson,

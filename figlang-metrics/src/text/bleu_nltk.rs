@@ -16,6 +16,7 @@ use super::tokenize::NltkTokenizer;
 
 /// NLTK's `SmoothingFunction().methodN` (Chen and Cherry, 2014).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Smoothing {
     /// No smoothing: a zero precision becomes the smallest positive float.
     Method0,

@@ -16,6 +16,7 @@ use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
 pub enum SacreSmoothing {
     /// No smoothing.
     None,

@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Errors raised by the text metrics and their data loaders.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum MetricError {
     /// A data file (Punkt model, WordNet database) could not be read.
     #[error("{path}: {source}")]

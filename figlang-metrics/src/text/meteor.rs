@@ -15,6 +15,7 @@ use super::wordnet::WordNet;
 
 /// Which NLTK release's METEOR to reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum MeteorVersion {
     /// NLTK 3.10.4.
     #[default]

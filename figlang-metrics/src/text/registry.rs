@@ -52,6 +52,7 @@ pub const NAMES: [&str; 13] = [
 
 /// The scale of a corpus score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scale {
     /// 0 to 1.
     Unit,

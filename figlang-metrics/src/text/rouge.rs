@@ -20,6 +20,7 @@ use super::score::MetricScore;
 
 /// Which ROUGE variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RougeType {
     /// Unigram overlap.
     Rouge1,
@@ -321,6 +322,7 @@ fn summary_lcs(refs: &[Vec<String>], cands: &[Vec<String>]) -> Prf {
 
 /// Release of the `rouge` package (pltrdy) to reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum PltrdyVersion {
     /// 1.0.1: ROUGE-L F = 2PR / (P + R + 1e-8).
     #[default]

@@ -65,6 +65,7 @@ impl MetricScore {
 
 /// How per-reference scores of one hypothesis are combined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum RefAggregation {
     /// The best reference (the figurative narratives paper's choice).
     #[default]

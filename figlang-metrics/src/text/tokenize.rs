@@ -35,6 +35,7 @@ pub fn word_tokenize_with(model: &PunktModel, text: &str) -> Vec<String> {
 
 /// Which NLTK release's `word_tokenize` to reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum NltkTokenizer {
     /// NLTK 3.10.4 (`NLTKWordTokenizer`), the current release.
     #[default]
@@ -102,6 +103,7 @@ pub(crate) fn is_py_space(c: char) -> bool {
 
 /// sacreBLEU's tokenizers for BLEU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum SacreTokenizer {
     /// mteval-v13a (sacreBLEU's default).
     #[default]

@@ -199,28 +199,50 @@ fn wrong_shapes_and_architectures_are_clear_errors() {
     );
 }
 
-/// Offline hub access, in one test because `HF_HOME` and `HF_HUB_OFFLINE` are process-wide and
-/// read at each lookup: a model laid out as hf-hub's cache loads without network, and a model
-/// missing from that cache is a clear error naming the cache and `HF_HUB_OFFLINE`. No other test
-/// of this binary uses the hub, so setting the variables here disturbs none.
+/// Offline hub access: a model laid out as hf-hub's cache loads without network, and a model
+/// missing from that cache is a clear error naming the cache and `HF_HUB_OFFLINE`.
+/// `HF_HOME` and `HF_HUB_OFFLINE` are process-wide and read at each lookup, so the checks run in
+/// a child process of this test binary (this same test, with the variables set) and no other
+/// test of the binary ever sees them.
 #[test]
 fn offline_hub_uses_the_cache_and_names_a_missing_model() {
-    // models--org--name/snapshots/<rev>/ and refs/main, as hf-hub writes them.
-    let home = tempfile::tempdir().unwrap();
-    let repo = home
-        .path()
-        .join("hub")
-        .join("models--hauser-test--tiny-bert");
-    let snap = repo.join("snapshots").join("0123abc");
-    std::fs::create_dir_all(&snap).unwrap();
-    std::fs::create_dir_all(repo.join("refs")).unwrap();
-    std::fs::write(repo.join("refs").join("main"), "0123abc").unwrap();
-    for entry in std::fs::read_dir(fixture("bert")).unwrap() {
-        let p = entry.unwrap().path();
-        std::fs::copy(&p, snap.join(p.file_name().unwrap())).unwrap();
+    if std::env::var_os("HAUSER_HUB_TEST_CHILD").is_none() {
+        // models--org--name/snapshots/<rev>/ and refs/main, as hf-hub writes them.
+        let home = tempfile::tempdir().unwrap();
+        let repo = home
+            .path()
+            .join("hub")
+            .join("models--hauser-test--tiny-bert");
+        let snap = repo.join("snapshots").join("0123abc");
+        std::fs::create_dir_all(&snap).unwrap();
+        std::fs::create_dir_all(repo.join("refs")).unwrap();
+        std::fs::write(repo.join("refs").join("main"), "0123abc").unwrap();
+        for entry in std::fs::read_dir(fixture("bert")).unwrap() {
+            let p = entry.unwrap().path();
+            std::fs::copy(&p, snap.join(p.file_name().unwrap())).unwrap();
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "loading::offline_hub_uses_the_cache_and_names_a_missing_model",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("HAUSER_HUB_TEST_CHILD", "1")
+            .env("HF_HOME", home.path())
+            .env("HF_HUB_OFFLINE", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "child failed:\n{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The child really ran this test (a filter typo would run nothing and succeed).
+        assert!(text.contains("1 passed"), "{text}");
+        return;
     }
-    std::env::set_var("HF_HOME", home.path());
-    std::env::set_var("HF_HUB_OFFLINE", "1");
 
     let src = ModelSource::parse("hauser-test/does-not-exist@v1");
     let msg = err_text(SequenceClassifier::load(&src, &opts(2)));
