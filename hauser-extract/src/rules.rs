@@ -3,7 +3,7 @@
 
 use super::lexicon::{lexicon, Tag, VForm};
 use super::tokenize::Token;
-use super::Comparator;
+use crate::comparator::Comparator;
 
 /// A tokenised, tagged text.
 pub(crate) struct Analysis<'a> {
