@@ -1,13 +1,22 @@
 //! The `hauser` command-line tool: argument parsing and the implementation of each subcommand.
 //!
 //! The binary (`src/main.rs`) only dispatches; each subcommand lives in its own module so that
-//! it can be tested and reused from the example programs.
+//! it can be tested on its own. Install the binary with `cargo install --path hauser-cli`; for
+//! library use, depend on the crates it wires together (`hauser-core`, `hauser-kb`,
+//! `hauser-extract`, `hauser-nli`, `figlang-metrics`), not on this one.
 //!
 //! ```
 //! use hauser_cli::input::parse_jsonl_line;
 //! let g = parse_jsonl_line(r#"{"literal": "He ran.", "candidates": ["He ran like the wind."]}"#).unwrap();
 //! assert_eq!(g.candidates.len(), 1);
 //! ```
+//!
+//! ## Features
+//!
+//! | feature | default | adds |
+//! | --- | --- | --- |
+//! | `cuda` | no | Candle's CUDA backend for the neural criteria, metrics and `hauser embed` |
+//! | `metal` | no | Candle's Metal backend |
 #![deny(missing_docs)]
 
 pub mod embed;
