@@ -656,3 +656,86 @@ fn device_and_precision_options_are_shared() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_killed_run_leaves_no_output_and_the_next_run_removes_its_leftover() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("synth.csv");
+    let mut child = hauser()
+        .args([
+            "kb",
+            "synth",
+            "--triplets",
+            "2000000000",
+            "--out",
+            s(&target),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let temp_exists = || {
+        std::fs::read_dir(dir.path()).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".synth.csv.")
+        })
+    };
+    let start = std::time::Instant::now();
+    while !temp_exists() && start.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(temp_exists(), "the run writes to a temporary file");
+    // Let it write some rows, then SIGKILL: no cleanup code can run.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.kill().unwrap();
+    assert!(!child.wait().unwrap().success());
+    assert!(
+        !target.exists(),
+        "a killed run leaves no file at the output path"
+    );
+    assert!(temp_exists(), "only the hidden temporary file remains");
+    let out = run(&["kb", "synth", "--triplets", "3", "--out", s(&target)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&target).unwrap().lines().count(), 4);
+    assert!(
+        !temp_exists(),
+        "the next run removed the leftover of the dead process"
+    );
+}
+
+#[test]
+fn kb_lookup_reads_an_index_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("t.kb");
+    let out = run_stdin(
+        &[
+            "kb",
+            "build",
+            "--format",
+            "triplets",
+            "--input",
+            "-",
+            "--out",
+            s(&index),
+        ],
+        TRIPLETS,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let args = ["kb", "lookup", "--topic", "he", "--vehicle", "wind"];
+    let mut from_file = args.to_vec();
+    from_file.push(s(&index));
+    let want = run(&from_file);
+    assert!(want.status.success(), "{}", stderr(&want));
+    let mut from_stdin = args.to_vec();
+    from_stdin.push("-");
+    let got = hauser()
+        .args(&from_stdin)
+        .stdin(File::open(&index).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(got.stdout, want.stdout, "{}", stderr(&got));
+    let v: serde_json::Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(v["pair_count"], 3.0);
+}
