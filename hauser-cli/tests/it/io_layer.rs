@@ -666,7 +666,7 @@ fn a_killed_run_leaves_no_output_and_the_next_run_removes_its_leftover() {
             "kb",
             "synth",
             "--triplets",
-            "2000000000",
+            "20000000",
             "--out",
             s(&target),
         ])
