@@ -662,14 +662,7 @@ fn a_killed_run_leaves_no_output_and_the_next_run_removes_its_leftover() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("synth.csv");
     let mut child = hauser()
-        .args([
-            "kb",
-            "synth",
-            "--triplets",
-            "20000000",
-            "--out",
-            s(&target),
-        ])
+        .args(["kb", "synth", "--triplets", "20000000", "--out", s(&target)])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
