@@ -1,14 +1,16 @@
 //! `hauser embed`: mean-pooled sentence embeddings, one JSON array of floats per input line.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use serde_json::json;
 
-use hauser_nli::{Batching, Embedder, LoadOptions, ModelSource};
+use hauser_nli::{Embedder, ModelSource};
 
 use crate::error::CliError;
+use crate::files::{self, OutputFile};
+use crate::flags;
 
 /// Options of `hauser embed`.
 #[derive(Debug, Clone, Args)]
@@ -17,58 +19,60 @@ pub struct EmbedArgs {
     #[arg(long, value_name = "MODEL")]
     pub model: String,
     /// Hidden-state layer to pool: 0 = embeddings, negative counts from the end (default: last).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::layer)]
     pub layer: Option<isize>,
     /// L2-normalise each embedding.
     #[arg(long)]
     pub normalize: bool,
-    /// Input text file, one sentence per line (`-` for stdin).
+    /// Input text file, one sentence per line (`-` for stdin); a blank line is embedded as the
+    /// empty text, so output line N always answers input line N.
     #[arg(long, short)]
     pub input: PathBuf,
     /// Output file (default: stdout).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Sentences per forward pass.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub batch_size: usize,
+    /// Device and precision of the model.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
 }
 
 /// Lines read per call of the model: large enough for length bucketing to pay off, small
 /// enough to bound memory on big files.
 const CHUNK_LINES: usize = 2048;
 
-/// Runs `hauser embed`; returns the number of embeddings written.
+/// What a run produced.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct EmbedSummary {
+    /// Embeddings written (blank lines included: they are embedded as the empty text).
+    pub embedded: usize,
+    /// Error records written (lines that are not UTF-8).
+    pub failed: usize,
+}
+
+/// Runs `hauser embed`: one output line per input line, an embedding or an error record
+/// `{"line", "error"}`.
 ///
 /// # Errors
 /// An unloadable model, an unreadable input, an unwritable output, or an inference failure.
-pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<usize, CliError> {
+pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliError> {
     if args.batch_size == 0 {
-        return Err(CliError::Usage("--batch-size must be at least 1".into()));
+        return Err(CliError::Usage("--batch-size: must be at least 1".into()));
     }
-    let opts = LoadOptions {
-        batching: Batching {
-            batch_size: args.batch_size,
-            bucketed: true,
-        },
-        ..LoadOptions::default()
-    };
+    if let Some(output) = &args.output {
+        files::check_not_an_input(output, &[&args.input])?;
+    }
+    let opts = args.device.load_options(args.batch_size);
     let embedder = Embedder::load(&ModelSource::parse(&args.model), &opts)?;
-    let reader: Box<dyn BufRead> = if args.input.as_os_str() == "-" {
-        Box::new(BufReader::new(std::io::stdin().lock()))
-    } else {
-        Box::new(BufReader::new(
-            File::open(&args.input).map_err(|e| CliError::io(&args.input, e))?,
-        ))
-    };
-    let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(BufWriter::new(
-            File::create(p).map_err(|e| CliError::io(p, e))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
-    };
-    let (mut written, mut truncated) = (0usize, 0usize);
-    let mut lines = reader.lines();
+    let mut out = OutputFile::create(args.output.as_deref(), &[&args.input])?;
+    let reader = files::open(&args.input)?;
+    let out_path = out.path().to_path_buf();
+    let werr = |e| CliError::io(&out_path, e);
+    let mut summary = EmbedSummary::default();
+    let mut truncated = 0usize;
+    let mut lines = files::lines(reader);
     loop {
         let mut chunk = Vec::with_capacity(CHUNK_LINES);
         for line in lines.by_ref().take(CHUNK_LINES) {
@@ -77,16 +81,36 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<usize, CliError> {
         if chunk.is_empty() {
             break;
         }
-        let texts: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        let texts: Vec<&str> = chunk
+            .iter()
+            .filter_map(|l| l.text.as_deref().ok())
+            .collect();
         let emb = embedder.embed(&texts, args.layer, args.normalize)?;
         truncated += emb.truncated;
-        for v in &emb.vectors {
-            let json = serde_json::to_string(v).map_err(|e| CliError::Usage(e.to_string()))?;
-            writeln!(out, "{json}").map_err(|e| CliError::io(&out_path, e))?;
-            written += 1;
+        let mut vectors = emb.vectors.iter();
+        for line in &chunk {
+            let record = match (
+                &line.text,
+                line.text.is_ok().then(|| vectors.next()).flatten(),
+            ) {
+                (Ok(_), Some(v)) => {
+                    summary.embedded += 1;
+                    serde_json::to_string(v).map_err(|e| CliError::Usage(e.to_string()))?
+                }
+                (Ok(_), None) => {
+                    summary.failed += 1;
+                    json!({"line": line.number, "error": "internal: no embedding returned"})
+                        .to_string()
+                }
+                (Err(message), _) => {
+                    summary.failed += 1;
+                    json!({"line": line.number, "error": message}).to_string()
+                }
+            };
+            writeln!(out, "{record}").map_err(werr)?;
         }
     }
-    out.flush().map_err(|e| CliError::io(&out_path, e))?;
+    out.commit()?;
     if truncated > 0 {
         writeln!(
             log,
@@ -95,5 +119,13 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<usize, CliError> {
         )
         .map_err(|e| CliError::io("-", e))?;
     }
-    Ok(written)
+    if summary.failed > 0 {
+        writeln!(
+            log,
+            "hauser: {} line(s) embedded, {} error record(s)",
+            summary.embedded, summary.failed
+        )
+        .map_err(|e| CliError::io("-", e))?;
+    }
+    Ok(summary)
 }

@@ -26,6 +26,27 @@ pub enum CliError {
         /// What is wrong.
         message: String,
     },
+    /// An output names the same file as an input (path, link, or redirected standard input).
+    #[error("{output}: the output is the same file as the input {input}; refusing to overwrite an input (write elsewhere, then rename)")]
+    SameFile {
+        /// The output as given.
+        output: PathBuf,
+        /// The input it is the same file as.
+        input: PathBuf,
+    },
+    /// An input to be read whole into memory is larger than the limit or than what can be
+    /// reserved.
+    #[error("{path}: input too large to read into memory ({reason}{}; limit {limit} bytes, set HAUSER_MAX_INPUT_BYTES to change it)", .size.map_or_else(String::new, |s| format!(": {s} bytes")))]
+    TooLarge {
+        /// The input.
+        path: PathBuf,
+        /// Its size when known before reading.
+        size: Option<u64>,
+        /// The limit in force.
+        limit: u64,
+        /// Why it was refused.
+        reason: String,
+    },
     /// A command-line option has an invalid value.
     #[error("invalid option: {0}")]
     Usage(String),

@@ -3,10 +3,11 @@
 //! Input lines are JSON objects with `simile` (or `text`) and an optional `literal`, or plain
 //! text (a line that does not start with `{`). Output: one JSON object per input line, in
 //! order, with `components` as a list of `[topic, vehicle, event]` (null for a part not found);
-//! a line that cannot be read gives `{"line", "error"}` instead and the run goes on.
+//! a blank line gives the empty record `{"simile": "", "components": []}`, and a line that
+//! cannot be read gives `{"line", "error"}` instead and the run goes on, so that output line N
+//! always answers input line N.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -17,6 +18,7 @@ use hauser_core::ComponentExtractor;
 use hauser_extract::{Comparator, RuleExtractor};
 
 use crate::error::CliError;
+use crate::files::{self, OutputFile};
 use crate::output::components_json;
 
 /// Options of `hauser extract`.
@@ -89,34 +91,28 @@ pub fn extract_line(x: &dyn ComponentExtractor, line: &str, line_no: usize) -> V
     }
 }
 
+/// The record answering a blank line: no simile, so no components. Empty rather than an error,
+/// so that plain-text inputs with paragraph breaks keep their line alignment and exit 0.
+pub fn blank_record() -> Value {
+    json!({"simile": "", "components": []})
+}
+
 /// Runs `hauser extract`, writing records to the output and a summary to `log`.
 ///
 /// # Errors
 /// An unreadable input or an unwritable output.
 pub fn run(args: &ExtractArgs, log: &mut dyn Write) -> Result<ExtractSummary, CliError> {
-    let reader: Box<dyn Read> = if args.input.as_os_str() == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(File::open(&args.input).map_err(|e| CliError::io(&args.input, e))?)
-    };
-    let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(BufWriter::new(
-            File::create(p).map_err(|e| CliError::io(p, e))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
-    };
+    let mut out = OutputFile::create(args.output.as_deref(), &[&args.input])?;
+    let reader = files::open(&args.input)?;
+    let out_path = out.path().to_path_buf();
     let x = extractor(args);
     let mut summary = ExtractSummary::default();
-    for (i, line) in BufReader::new(reader).split(b'\n').enumerate() {
-        let bytes = line.map_err(|e| CliError::io(&args.input, e))?;
-        let line_no = i + 1;
-        let record = match std::str::from_utf8(&bytes) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => extract_line(&x, text, line_no),
-            Err(e) => {
-                json!({"line": line_no, "error": format!("invalid UTF-8 at byte {}", e.valid_up_to())})
-            }
+    for line in files::lines(reader) {
+        let line = line.map_err(|e| CliError::io(&args.input, e))?;
+        let record = match &line.text {
+            Ok(text) if text.trim().is_empty() => blank_record(),
+            Ok(text) => extract_line(&x, text, line.number),
+            Err(message) => json!({"line": line.number, "error": message}),
         };
         if record.get("error").is_some() {
             summary.failed += 1;
@@ -125,7 +121,7 @@ pub fn run(args: &ExtractArgs, log: &mut dyn Write) -> Result<ExtractSummary, Cl
         }
         writeln!(out, "{record}").map_err(|e| CliError::io(&out_path, e))?;
     }
-    out.flush().map_err(|e| CliError::io(&out_path, e))?;
+    out.commit()?;
     writeln!(
         log,
         "hauser: {} line(s) extracted, {} error record(s); {}",

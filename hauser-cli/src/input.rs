@@ -5,9 +5,8 @@
 //! error records carrying the line number, so the caller can report them and go on; only an
 //! unreadable file or a JSON array that does not parse as a whole stops the run.
 
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -15,6 +14,7 @@ use serde_json::value::RawValue;
 use hauser_core::{CandidateGroup, Components};
 
 use crate::error::CliError;
+use crate::files;
 
 /// One record of the input: a parsed group, or why it could not be parsed.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +88,8 @@ pub fn detect_format(head: &[u8]) -> InputFormat {
 pub struct Input {
     /// The detected format.
     pub format: InputFormat,
-    /// Number of records when known in advance (for progress bars).
+    /// Number of records when known in advance (for progress bars): JSON arrays are parsed
+    /// whole, JSONL is streamed.
     pub total: Option<usize>,
     /// The records, in input order.
     pub records: Box<dyn Iterator<Item = InputRecord> + Send>,
@@ -103,87 +104,120 @@ impl std::fmt::Debug for Input {
     }
 }
 
-/// Opens `path` (`-` for standard input) and detects its format.
+/// The message of the error record answering a blank JSONL line.
+pub const BLANK_LINE: &str = "blank line (no group)";
+
+/// Leading whitespace looked at to tell a JSON array from JSONL; past it, the input is JSONL.
+const MAX_LEADING_WHITESPACE: usize = 1 << 20;
+
+/// Opens `path` (`-` for standard input) and detects its format. A byte-order mark is ignored;
+/// JSONL is streamed line by line (CRLF accepted), a JSON array is read whole within
+/// [`files::max_input_bytes`].
 ///
 /// # Errors
 /// [`CliError::Io`] when the file cannot be read; [`CliError::Input`] when a JSON array input is
-/// not valid JSON or not UTF-8 as a whole.
+/// not valid JSON or not UTF-8 as a whole; [`CliError::TooLarge`] for a JSON array above the
+/// limit.
 pub fn open_input(path: &Path) -> Result<Input, CliError> {
-    let mut bytes = Vec::new();
-    if path == Path::new("-") {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| CliError::io(path, e))?;
-    } else {
-        File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| CliError::io(path, e))?;
+    let mut reader = files::open(path)?;
+    let mut head = Vec::new();
+    let format = loop {
+        let buf = reader.fill_buf().map_err(|e| CliError::io(path, e))?;
+        if buf.is_empty() {
+            break InputFormat::Jsonl;
+        }
+        if let Some(i) = buf.iter().position(|b| !b.is_ascii_whitespace()) {
+            let first = buf[i];
+            head.extend_from_slice(&buf[..i]);
+            reader.consume(i);
+            break detect_format(&[first]);
+        }
+        let n = buf.len();
+        head.extend_from_slice(buf);
+        reader.consume(n);
+        if head.len() > MAX_LEADING_WHITESPACE {
+            break InputFormat::Jsonl;
+        }
+    };
+    let reader = std::io::Cursor::new(head).chain(reader);
+    match format {
+        InputFormat::HauserJson => {
+            let bytes = files::read_limited(path, reader)?;
+            read_hauser_json(path, bytes)
+        }
+        InputFormat::Jsonl => Ok(jsonl(path, Box::new(reader))),
     }
-    from_bytes(path, bytes)
 }
 
-/// Reads records from bytes already in memory (`path` is used in messages only).
+/// Reads records from bytes already in memory (`path` is used in messages only); a leading
+/// byte-order mark is ignored, as [`open_input`] does.
 ///
 /// # Errors
 /// As [`open_input`].
 pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Input, CliError> {
+    let bytes = match bytes.strip_prefix(files::BOM) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
     match detect_format(&bytes) {
         InputFormat::HauserJson => read_hauser_json(path, bytes),
-        InputFormat::Jsonl => {
-            let total = bytes
-                .split(|&b| b == b'\n')
-                .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-                .count();
-            Ok(Input {
-                format: InputFormat::Jsonl,
-                total: Some(total),
-                records: Box::new(JsonlRecords {
-                    bytes,
-                    pos: 0,
-                    line: 0,
-                    index: 0,
-                }),
-            })
-        }
+        InputFormat::Jsonl => Ok(jsonl(path, Box::new(std::io::Cursor::new(bytes)))),
+    }
+}
+
+fn jsonl(path: &Path, reader: files::InputReader) -> Input {
+    Input {
+        format: InputFormat::Jsonl,
+        total: None,
+        records: Box::new(JsonlRecords {
+            path: path.to_path_buf(),
+            lines: files::lines(reader),
+            index: 0,
+            done: false,
+        }),
     }
 }
 
 struct JsonlRecords {
-    bytes: Vec<u8>,
-    pos: usize,
-    line: usize,
+    path: PathBuf,
+    lines: files::Lines<files::InputReader>,
     index: usize,
+    done: bool,
 }
 
 impl Iterator for JsonlRecords {
     type Item = InputRecord;
 
     fn next(&mut self) -> Option<InputRecord> {
-        while self.pos < self.bytes.len() {
-            let rest = &self.bytes[self.pos..];
-            let len = rest
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(rest.len(), |p| p + 1);
-            let raw = &rest[..len];
-            self.pos += len;
-            self.line += 1;
-            if raw.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let group = match std::str::from_utf8(raw) {
-                Ok(text) => parse_jsonl_line(text.trim_end_matches(['\n', '\r'])),
-                Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-            };
-            let record = InputRecord {
-                index: self.index,
-                line: self.line,
-                group,
-            };
-            self.index += 1;
-            return Some(record);
+        if self.done {
+            return None;
         }
-        None
+        let (line, group) = match self.lines.next()? {
+            // A read error ends the input (retrying could fail forever); it is reported as a
+            // record on the line that could not be read, so that nothing is lost silently.
+            Err(e) => {
+                self.done = true;
+                (
+                    self.lines.line_number() + 1,
+                    Err(format!("read error: {}: {e}", self.path.display())),
+                )
+            }
+            Ok(files::Line { number, text }) => {
+                let group = match text {
+                    Ok(t) if t.trim().is_empty() => Err(BLANK_LINE.to_string()),
+                    Ok(t) => parse_jsonl_line(&t),
+                    Err(message) => Err(message),
+                };
+                (number, group)
+            }
+        };
+        let record = InputRecord {
+            index: self.index,
+            line,
+            group,
+        };
+        self.index += 1;
+        Some(record)
     }
 }
 
@@ -254,7 +288,10 @@ mod tests {
             "\n",
             "{\"id\": 7, \"literal\": \"x\", \"candidates\": [\"y\", \"z\"]}\n",
         ));
-        assert_eq!(recs.len(), 2);
+        // One record per line: the blank line is an error record of its own.
+        assert_eq!(recs.len(), 3);
+        assert_eq!((recs[1].index, recs[1].line), (1, 2));
+        assert_eq!(recs[1].group.as_ref().unwrap_err(), BLANK_LINE);
         let g = recs[0].group.as_ref().unwrap();
         assert_eq!(g.id.as_deref(), Some("a"));
         assert_eq!(
@@ -263,8 +300,21 @@ mod tests {
                 .as_deref(),
             Some("the wind")
         );
-        assert_eq!((recs[1].index, recs[1].line), (1, 3));
-        assert_eq!(recs[1].group.as_ref().unwrap().id.as_deref(), Some("7"));
+        assert_eq!((recs[2].index, recs[2].line), (2, 3));
+        assert_eq!(recs[2].group.as_ref().unwrap().id.as_deref(), Some("7"));
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted_in_both_formats() {
+        let recs = records("\u{feff}{\"literal\": \"x\", \"candidates\": [\"y\"]}\r\n\r\n");
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].group.is_ok(), "{:?}", recs[0].group);
+        assert_eq!(recs[1].group.as_ref().unwrap_err(), BLANK_LINE);
+        let recs =
+            records("\u{feff}[\r\n{\"origin_sentence\": \"a\", \"cands\": [\"b\"]}\r\n]\r\n");
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].line, 2);
+        assert!(recs[0].group.is_ok());
     }
 
     #[test]

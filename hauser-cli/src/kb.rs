@@ -9,10 +9,12 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
 use hauser_core::{Criterion, Scorer};
-use hauser_kb::ingest::{ingest_path, IngestOptions, InputFormat};
+use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
 use hauser_kb::{CreativityScorer, Kb, KbBuilder, Normalizer, RelevanceScorer};
 
 use crate::error::CliError;
+use crate::files::{self, OutputFile};
+use crate::flags;
 
 /// Options of `hauser kb`.
 #[derive(Debug, Clone, Args)]
@@ -60,7 +62,7 @@ pub enum CleanArg {
 /// Options of `hauser kb build`.
 #[derive(Debug, Clone, Args)]
 pub struct BuildArgs {
-    /// Input file.
+    /// Input file (`-` for stdin).
     #[arg(long, short)]
     pub input: PathBuf,
     /// Input format.
@@ -81,7 +83,7 @@ pub struct BuildArgs {
 /// Options of `hauser kb lookup`.
 #[derive(Debug, Clone, Args)]
 pub struct LookupArgs {
-    /// Index file.
+    /// Index file (`-` for stdin).
     pub index: PathBuf,
     /// Topic (raw; normalised like the index's keys).
     #[arg(long)]
@@ -100,7 +102,7 @@ pub struct LookupArgs {
 /// Options of `hauser kb stats`.
 #[derive(Debug, Clone, Args)]
 pub struct StatsArgs {
-    /// Index file.
+    /// Index file (`-` for stdin).
     pub index: PathBuf,
 }
 
@@ -111,9 +113,9 @@ pub struct SynthArgs {
     #[arg(long)]
     pub triplets: u64,
     /// Random seed.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
-    /// Output CSV.
+    /// Output CSV (written to a temporary file and renamed when complete).
     #[arg(long, short)]
     pub out: PathBuf,
 }
@@ -126,7 +128,7 @@ pub fn run(args: &KbArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result<()
     let value = match &args.command {
         KbCommand::Build(a) => build(a, log)?,
         KbCommand::Lookup(a) => lookup(a)?,
-        KbCommand::Stats(a) => serde_json::to_value(Kb::open(&a.index)?.stats())
+        KbCommand::Stats(a) => serde_json::to_value(open_index(&a.index)?.stats())
             .map_err(|e| CliError::Usage(e.to_string()))?,
         KbCommand::Synth(a) => synth(a)?,
     };
@@ -150,16 +152,25 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     let opts = IngestOptions {
         skip_bad_rows: a.skip_bad_rows,
     };
-    let report = ingest_path(&a.input, format, &mut builder, opts, Some(&extractor))?;
+    // Refused before the (possibly long) ingestion.
+    output_file_only("kb build", &a.out)?;
+    let mut out = OutputFile::create(Some(&a.out), &[&a.input])?;
+    let reader = files::open(&a.input)?;
+    let report = ingest_reader(
+        reader,
+        &a.input,
+        format,
+        &mut builder,
+        opts,
+        Some(&extractor),
+    )?;
     let ingest_s = start.elapsed().as_secs_f64();
-    let tmp = temp_path(&a.out);
-    let written = builder
-        .write_file(&tmp)
-        .and_then(|_| std::fs::rename(&tmp, &a.out).map_err(|e| hauser_kb::KbError::io(&a.out, e)));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.into());
+    if let Some(file) = out.temp_file()? {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        builder.write_to(&mut w, &a.out)?;
+        w.flush().map_err(|e| CliError::io(&a.out, e))?;
     }
+    out.commit()?;
     let stats = Kb::open(&a.out)?.stats();
     let log_err = |e| CliError::io("-", e);
     if report.bad_rows > 0 {
@@ -189,13 +200,24 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     }))
 }
 
-fn temp_path(out: &Path) -> PathBuf {
-    let mut name = out
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(format!(".tmp{}", std::process::id()));
-    out.with_file_name(name)
+/// The `kb` subcommands print their JSON report on standard output, so their `--out` must be a
+/// file.
+fn output_file_only(command: &str, out: &Path) -> Result<(), CliError> {
+    if files::is_stdin(out) {
+        return Err(CliError::Usage(format!(
+            "{command} --out must be a file (its JSON report goes to standard output)"
+        )));
+    }
+    Ok(())
+}
+
+/// Opens an index file, or reads one from standard input (`-`) within the in-memory limit.
+fn open_index(path: &Path) -> Result<Kb, CliError> {
+    if files::is_stdin(path) {
+        Ok(Kb::from_bytes(files::read_all(path)?)?)
+    } else {
+        Ok(Kb::open(path)?)
+    }
 }
 
 fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
@@ -204,7 +226,7 @@ fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
             "kb lookup needs --vehicle (pair) or --property (top vehicles)".into(),
         ));
     }
-    let kb = Kb::open(&a.index)?;
+    let kb = open_index(&a.index)?;
     let mut v = json!({
         "topic": a.topic,
         "topic_key": kb.key(&a.topic),
@@ -228,9 +250,11 @@ fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
 
 fn synth(a: &SynthArgs) -> Result<serde_json::Value, CliError> {
     let start = Instant::now();
-    let file = std::fs::File::create(&a.out).map_err(|e| CliError::io(&a.out, e))?;
-    let r = hauser_kb::synth::write_synthetic(file, a.triplets, a.seed)
+    output_file_only("kb synth", &a.out)?;
+    let mut out = OutputFile::create(Some(&a.out), &[])?;
+    let r = hauser_kb::synth::write_synthetic(&mut out, a.triplets, a.seed)
         .map_err(|e| CliError::io(&a.out, e))?;
+    out.commit()?;
     Ok(json!({
         "rows": r.rows,
         "topics": r.vocab[0],
@@ -253,7 +277,7 @@ pub fn add_kb_scorers(
 ) -> Result<(), CliError> {
     match index {
         Some(path) => {
-            let kb = Arc::new(Kb::open(path)?);
+            let kb = Arc::new(open_index(path)?);
             scorers.push(Box::new(RelevanceScorer::new(kb.clone())));
             scorers.push(Box::new(CreativityScorer::new(kb)));
         }

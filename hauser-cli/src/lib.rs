@@ -22,6 +22,8 @@
 pub mod embed;
 pub mod error;
 pub mod extract;
+pub mod files;
+pub mod flags;
 pub mod input;
 pub mod kb;
 pub mod meta_eval;

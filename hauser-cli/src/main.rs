@@ -40,7 +40,7 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let result = match &cli.command {
         Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
-        Command::Embed(args) => embed::run(args, &mut stderr).map(|_| true),
+        Command::Embed(args) => embed::run(args, &mut stderr).map(|s| s.failed == 0),
         Command::Extract(args) => extract::run(args, &mut stderr).map(|s| s.failed == 0),
         Command::MetaEval(args) => {
             meta_eval::run_meta_eval(args, &mut std::io::stdout().lock()).map(|_| true)

@@ -13,11 +13,12 @@ use figlang_metrics::stats::{
 };
 
 use crate::error::CliError;
+use crate::{files, flags};
 
 /// Options of `hauser meta-eval`.
 #[derive(Debug, Clone, Args)]
 pub struct MetaEvalArgs {
-    /// Headed TSV, one row per system output.
+    /// Headed TSV, one row per system output (`-` for stdin).
     #[arg(long)]
     pub input: PathBuf,
     /// Column holding the system name.
@@ -36,14 +37,14 @@ pub struct MetaEvalArgs {
     #[arg(long, default_value_t = 0)]
     pub bootstrap: usize,
     /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
 }
 
 /// Options of `hauser corr`.
 #[derive(Debug, Clone, Args)]
 pub struct CorrArgs {
-    /// Headed TSV file.
+    /// Headed TSV file (`-` for stdin).
     #[arg(long)]
     pub input: PathBuf,
     /// First column.
@@ -62,13 +63,15 @@ struct Table {
 }
 
 impl Table {
+    /// Reads a headed TSV (`-` for standard input) through [`files`]: byte-order mark
+    /// ignored, CRLF accepted, size checked before it is held in memory.
     fn read(path: &Path) -> Result<Self, CliError> {
+        let bytes = files::read_all(path)?;
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(b'\t')
             .quoting(false)
             .flexible(true)
-            .from_path(path)
-            .map_err(|e| csv_error(path, e))?;
+            .from_reader(bytes.as_slice());
         let header: Vec<String> = reader
             .headers()
             .map_err(|e| csv_error(path, e))?

@@ -3,7 +3,10 @@
 //!
 //! With `--sentence`: one score per hypothesis line on the 0-1 scale, full precision, nothing
 //! else on stdout. Without: one JSON line with the corpus score and its signature. Empty lines,
-//! mismatched line counts and invalid UTF-8 are errors naming the file and line.
+//! mismatched line counts and invalid UTF-8 are errors naming the file and line (a blank line
+//! in a line-aligned file is almost always a misalignment, which would silently shift every
+//! score after it). Inputs go through [`crate::files`]: `-` is standard input, a byte-order
+//! mark is ignored, CRLF is accepted.
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
 //! command-line flags; the neural ones (bertscore, perplexity, style) from `neural_metric`.
@@ -17,6 +20,7 @@ use serde_json::json;
 use figlang_metrics::text::{metric_by_name, MetricError, TextMetric, TextMetricOptions};
 
 use crate::error::CliError;
+use crate::files;
 use crate::neural_metric::{self, NeuralMetricArgs};
 
 /// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
@@ -30,10 +34,11 @@ pub struct MetricArgs {
     /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, or a neural metric
     /// (bertscore, perplexity, style).
     pub name: String,
-    /// Hypotheses, one per line.
+    /// Hypotheses, one per line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub hyp: PathBuf,
-    /// References, line-aligned with the hypotheses; repeat for several references.
+    /// References, line-aligned with the hypotheses; repeat for several references (`-` for
+    /// stdin, for at most one input of the run).
     #[arg(long = "ref", value_name = "FILE")]
     pub refs: Vec<PathBuf>,
     /// One score per hypothesis (0-1 scale) instead of the corpus JSON line.
@@ -67,12 +72,14 @@ pub struct MetricArgs {
     pub neural: NeuralMetricArgs,
 }
 
-/// Reads a line-aligned text file: one item per line, none empty, valid UTF-8.
+/// Reads a line-aligned text file (`-` for standard input): one item per line, none empty,
+/// valid UTF-8; a byte-order mark is ignored and CRLF endings are accepted.
 ///
 /// # Errors
-/// [`CliError::Io`] when unreadable; [`CliError::Input`] naming the line otherwise.
+/// [`CliError::Io`] when unreadable; [`CliError::TooLarge`] above the in-memory limit;
+/// [`CliError::Input`] naming the line otherwise.
 pub fn read_lines(path: &Path) -> Result<Vec<String>, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, e))?;
+    let bytes = files::read_all(path)?;
     let mut out = Vec::new();
     let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
     if body.is_empty() {
@@ -141,6 +148,15 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
 /// # Errors
 /// Unreadable or malformed inputs, mismatched line counts, bad options, metric failures.
 pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut inputs = vec![("--hyp", args.hyp.as_path())];
+    inputs.extend(args.refs.iter().map(|r| ("--ref", r.as_path())));
+    inputs.extend(
+        args.neural
+            .baseline
+            .iter()
+            .map(|b| ("--baseline", b.as_path())),
+    );
+    files::check_single_stdin(&inputs)?;
     let hyps = read_lines(&args.hyp)?;
     let mut refs = Vec::with_capacity(args.refs.len());
     for path in &args.refs {

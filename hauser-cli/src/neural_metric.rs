@@ -14,9 +14,10 @@ use figlang_metrics::neural::{
     default_layer, Baseline, BertScore, BertScoreOptions, BosMode, NeuralError, Perplexity,
     StyleStrength,
 };
-use hauser_nli::{Batching, CausalLm, Embedder, LoadOptions, ModelSource, SequenceClassifier};
+use hauser_nli::{CausalLm, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
 use crate::error::CliError;
+use crate::{files, flags};
 
 /// Options of the neural metrics.
 #[derive(Debug, Clone, Default, Args)]
@@ -24,9 +25,10 @@ pub struct NeuralMetricArgs {
     /// Model: a hub id (`org/name[@revision]`, through the local cache) or a directory.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
-    /// BERTScore: hidden-state layer (0 = embeddings); default: bert_score's layer for the model.
-    #[arg(long)]
-    pub layer: Option<usize>,
+    /// BERTScore: hidden-state layer (0 = embeddings, negative counts from the end as in
+    /// `hauser embed`); default: bert_score's layer for the model.
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::layer)]
+    pub layer: Option<isize>,
     /// BERTScore: weight tokens by IDF computed from the references.
     #[arg(long)]
     pub idf: bool,
@@ -49,8 +51,11 @@ pub struct NeuralMetricArgs {
     #[arg(long, value_name = "LINES")]
     pub flip: Option<String>,
     /// Inputs per forward pass.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub batch_size: usize,
+    /// Device and precision of the model.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
 }
 
 fn parse_yes_no(s: &str) -> Result<bool, String> {
@@ -62,13 +67,7 @@ fn parse_yes_no(s: &str) -> Result<bool, String> {
 }
 
 fn load_options(args: &NeuralMetricArgs) -> LoadOptions {
-    LoadOptions {
-        batching: Batching {
-            batch_size: args.batch_size.max(1),
-            bucketed: true,
-        },
-        ..LoadOptions::default()
-    }
+    args.device.load_options(args.batch_size)
 }
 
 fn model(args: &NeuralMetricArgs, metric: &str) -> Result<(ModelSource, String), CliError> {
@@ -124,10 +123,19 @@ pub fn run(
     let (scores, system, signature, extra) = match name {
         "bertscore" => {
             let (source, id) = model(args, name)?;
-            let layer = args.layer.or_else(|| default_layer(&id));
-            let baseline = match &args.baseline {
-                Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+            // Read before the (slow) model load, so that a missing file fails at once.
+            let baseline_text = match &args.baseline {
+                Some(path) => Some((path, files::read_to_string(path)?)),
+                None => None,
+            };
+            let embedder = Embedder::load(&source, &opts)?;
+            // Negative layers count from the end, as `hauser embed` does.
+            let layer = match args.layer {
+                Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
+                None => default_layer(&id),
+            };
+            let baseline = match baseline_text {
+                Some((path, text)) => {
                     let l = layer.ok_or_else(|| NeuralError::NoDefaultLayer(id.clone()))?;
                     let b = Baseline::parse(&text, l)
                         .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
@@ -142,7 +150,6 @@ pub fn run(
                 prefix_space: args.prefix_space,
                 ..BertScoreOptions::default()
             };
-            let embedder = Embedder::load(&source, &opts)?;
             let metric = BertScore::new(embedder, &id, options)?;
             let cands: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let per_line: Vec<Vec<&str>> = (0..hyps.len())

@@ -1,8 +1,7 @@
 //! `hauser score`: evaluate simile candidates on every criterion that can run.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -13,6 +12,8 @@ use hauser_core::{
 };
 
 use crate::error::CliError;
+use crate::files::{self, OutputFile};
+use crate::flags;
 use crate::input::{open_input, InputRecord};
 use crate::output::{candidate_record, error_record, group_label};
 use crate::progress;
@@ -20,7 +21,8 @@ use crate::progress;
 /// Options of `hauser score`.
 #[derive(Debug, Clone, Args)]
 pub struct ScoreArgs {
-    /// Input: JSONL groups or the original HAUSER JSON array (`-` for stdin).
+    /// Input: JSONL groups or the original HAUSER JSON array (`-` for stdin). Every JSONL line
+    /// answers: a blank line gives an error record.
     #[arg(long, short)]
     pub input: PathBuf,
     /// Output JSONL file (default: stdout).
@@ -36,7 +38,7 @@ pub struct ScoreArgs {
     #[arg(long, default_value = "2:2:1")]
     pub rerank: String,
     /// Groups scored per batch (neural scorers batch across the groups of one batch).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub chunk: usize,
     /// Knowledge-base index (from `hauser kb build`) for relevance and creativity.
     #[arg(long, value_name = "INDEX")]
@@ -59,8 +61,11 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "MODEL")]
     pub sentiment: Option<String>,
     /// Inputs per forward pass of the neural scorers (batches span groups).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub nli_batch_size: usize,
+    /// Device and precision of the neural scorers.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
     /// Do not extract components of candidates that come without them (the rule-based
     /// extractor of `hauser extract` runs by default); criteria needing components are then
     /// skipped for such groups.
@@ -94,13 +99,7 @@ pub fn build_scorers(args: &ScoreArgs) -> Result<ScorerSet, CliError> {
     let mut scorers: Vec<Box<dyn Scorer>> = vec![Box::new(InformativenessScorer)];
     let mut unavailable = Vec::new();
     crate::kb::add_kb_scorers(args.kb.as_deref(), &mut scorers, &mut unavailable)?;
-    let nli_opts = hauser_nli::LoadOptions {
-        batching: hauser_nli::Batching {
-            batch_size: args.nli_batch_size.max(1),
-            bucketed: true,
-        },
-        ..Default::default()
-    };
+    let nli_opts = args.device.load_options(args.nli_batch_size);
     match &args.nli {
         Some(spec) => {
             let labels = args
@@ -144,7 +143,17 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     let quality = QualityWeights::parse(&args.weights)?.with_missing(missing);
     let reranker = RankSumReranker::parse(&args.rerank)?;
     if args.chunk == 0 {
-        return Err(CliError::Usage("--chunk must be at least 1".into()));
+        return Err(CliError::Usage("--chunk: must be at least 1".into()));
+    }
+    // Refused before a model is loaded or anything is written.
+    let inputs: Vec<&Path> = std::iter::once(args.input.as_path())
+        .chain(args.kb.as_deref())
+        .collect();
+    let mut flagged = vec![("--input", args.input.as_path())];
+    flagged.extend(args.kb.as_deref().map(|k| ("--kb", k)));
+    files::check_single_stdin(&flagged)?;
+    if let Some(output) = &args.output {
+        files::check_not_an_input(output, &inputs)?;
     }
     let (scorers, unavailable) = build_scorers(args)?;
     let mut evaluator = Evaluator::new()
@@ -156,13 +165,8 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     if !args.no_extract {
         evaluator = evaluator.with_extractor(hauser_extract::RuleExtractor::new());
     }
-    let out_path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(BufWriter::new(
-            File::create(p).map_err(|e| CliError::io(p, e))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
-    };
+    let mut out = OutputFile::create(args.output.as_deref(), &inputs)?;
+    let out_path = out.path().to_path_buf();
     let write_err = |e| CliError::io(&out_path, e);
     for (criterion, reason) in &unavailable {
         writeln!(log, "hauser: {criterion}: skipped ({reason})").map_err(write_err)?;
@@ -189,7 +193,7 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
         pb.inc(chunk.len() as u64);
     }
     pb.finish_and_clear();
-    out.flush().map_err(write_err)?;
+    out.commit()?;
     for (criterion, (groups, reason)) in &skipped {
         writeln!(
             log,

@@ -18,25 +18,26 @@ fn plain_and_jsonl_lines_give_components_in_order() {
     let recs = json_lines(&out);
     assert_eq!(
         recs.len(),
-        5,
-        "blank lines are skipped, every other line answers"
+        6,
+        "every line answers, a blank line with an empty record (issue 14: outputs line up)"
     );
     assert_eq!(
         recs[0]["components"],
         serde_json::json!([["her deck", "a furnace", "smoked"]])
     );
+    assert_eq!(recs[1], serde_json::json!({"simile": "", "components": []}));
     assert_eq!(
-        recs[1]["components"],
+        recs[2]["components"],
         serde_json::json!([["He", "a lonely grey wolf", "howls"]])
     );
-    assert_eq!(recs[1]["id"], 7);
-    assert_eq!(recs[2]["components"], serde_json::json!([]));
+    assert_eq!(recs[2]["id"], 7);
+    assert_eq!(recs[3]["components"], serde_json::json!([]));
     assert_eq!(
-        recs[3]["components"],
+        recs[4]["components"],
         serde_json::json!([["Her smile", "the sun", "was"]])
     );
-    assert_eq!(recs[4]["line"], 6);
-    assert!(recs[4]["error"]
+    assert_eq!(recs[5]["line"], 6);
+    assert!(recs[5]["error"]
         .as_str()
         .unwrap()
         .contains("invalid record"));

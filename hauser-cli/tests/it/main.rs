@@ -5,6 +5,7 @@ mod cli_score;
 mod common;
 mod embed;
 mod extract;
+mod io_layer;
 mod kb;
 mod meta_eval;
 mod metric;

@@ -1,0 +1,683 @@
+//! The input/output layer every subcommand goes through, so that the small rules are the same
+//! everywhere:
+//!
+//! - `-` names standard input for every input flag, and at most one input of a run may be `-`;
+//! - a leading UTF-8 byte-order mark is removed before any parser sees the bytes, and readers
+//!   accept CRLF line endings (see [`lines`]);
+//! - inputs read whole into memory are checked against a limit before allocating
+//!   ([`max_input_bytes`], `HAUSER_MAX_INPUT_BYTES`);
+//! - outputs are written to a temporary file in the target directory and renamed over the
+//!   target only when the command succeeds ([`OutputFile`]), so an interrupted, crashed or
+//!   failed run (disk full...) never leaves a truncated file where the output belongs;
+//! - an output that is the same file as an input (same path, symbolic or hard link, or standard
+//!   input redirected from it) is refused before anything is opened for writing.
+
+use std::fs::{File, Metadata};
+use std::io::{BufRead, BufReader, BufWriter, Cursor, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::CliError;
+
+/// The UTF-8 encoding of U+FEFF, written at the start of files by some Windows editors.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Default limit on an input read whole into memory: 4 GiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 4 << 30;
+
+/// Environment variable replacing [`DEFAULT_MAX_INPUT_BYTES`] (a number of bytes).
+pub const MAX_INPUT_ENV: &str = "HAUSER_MAX_INPUT_BYTES";
+
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The limit on inputs read whole into memory: `HAUSER_MAX_INPUT_BYTES` when set to a number,
+/// else [`DEFAULT_MAX_INPUT_BYTES`].
+pub fn max_input_bytes() -> u64 {
+    std::env::var(MAX_INPUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// Refuses a run where more than one input flag names standard input: they would compete for
+/// the same bytes. `inputs` pairs each flag with its value.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flags.
+pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<(), CliError> {
+    let flags: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, p)| is_stdin(p))
+        .map(|(f, _)| *f)
+        .collect();
+    if flags.len() > 1 {
+        return Err(CliError::Usage(format!(
+            "only one input may be standard input (`-`), got it for {}",
+            flags.join(" and ")
+        )));
+    }
+    Ok(())
+}
+
+/// Reads up to three bytes and drops them when they are a byte-order mark; the bytes read are
+/// put back in front otherwise. A short read is retried, so a BOM split across pipe writes is
+/// still recognised.
+fn skip_bom<R: Read>(mut reader: R) -> std::io::Result<Cursor<Vec<u8>>> {
+    let mut head = Vec::with_capacity(BOM.len());
+    let mut buf = [0u8; 3];
+    while head.len() < BOM.len() {
+        match reader.read(&mut buf[..BOM.len() - head.len()]) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        if !BOM.starts_with(&head) {
+            break;
+        }
+    }
+    if head == BOM {
+        head.clear();
+    }
+    Ok(Cursor::new(head))
+}
+
+/// A buffered reader of an input; `Send` so that parsers may move it to another thread.
+pub type InputReader = Box<dyn BufRead + Send>;
+
+/// Opens an input for streaming (`-` for standard input), without its byte-order mark.
+///
+/// # Errors
+/// [`CliError::Io`] naming the file.
+pub fn open(path: &Path) -> Result<InputReader, CliError> {
+    let err = |e| CliError::io(path, e);
+    if is_stdin(path) {
+        let mut stdin = std::io::stdin();
+        let head = skip_bom(&mut stdin).map_err(err)?;
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            head.chain(stdin),
+        )))
+    } else {
+        let mut file = File::open(path).map_err(err)?;
+        let head = skip_bom(&mut file).map_err(err)?;
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            head.chain(file),
+        )))
+    }
+}
+
+/// Reads a whole input into memory (`-` for standard input), without its byte-order mark.
+///
+/// The size is checked against [`max_input_bytes`] before allocating (for a file, from its
+/// length; for a pipe, while reading), and the buffer is reserved fallibly, so a huge input is
+/// a clear error instead of an aborted process.
+///
+/// # Errors
+/// [`CliError::Io`] naming the file; [`CliError::TooLarge`] above the limit or when the memory
+/// cannot be reserved.
+pub fn read_all(path: &Path) -> Result<Vec<u8>, CliError> {
+    let reader = open(path)?;
+    read_limited(path, reader)
+}
+
+/// Reads the rest of an opened input into memory, with the checks of [`read_all`].
+///
+/// # Errors
+/// As [`read_all`].
+pub fn read_limited<R: Read>(path: &Path, mut reader: R) -> Result<Vec<u8>, CliError> {
+    let limit = max_input_bytes();
+    let known = if is_stdin(path) {
+        None
+    } else {
+        std::fs::metadata(path).ok().map(|m| m.len())
+    };
+    let too_large = |size: Option<u64>, reason: &str| CliError::TooLarge {
+        path: path.to_path_buf(),
+        size,
+        limit,
+        reason: reason.to_string(),
+    };
+    if let Some(len) = known.filter(|&len| len > limit) {
+        return Err(too_large(Some(len), "above the limit"));
+    }
+    let mut bytes = Vec::new();
+    let want = usize::try_from(known.unwrap_or(0)).unwrap_or(usize::MAX);
+    bytes
+        .try_reserve_exact(want)
+        .map_err(|_| too_large(known, "the memory cannot be reserved"))?;
+    // One byte past the limit tells "exactly at the limit" from "over it" without a second pass.
+    reader
+        .by_ref()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(None, "above the limit"));
+    }
+    Ok(bytes)
+}
+
+/// Reads a whole input as text (see [`read_all`]).
+///
+/// # Errors
+/// As [`read_all`], and [`CliError::Input`] naming the line of the first invalid UTF-8 byte.
+pub fn read_to_string(path: &Path) -> Result<String, CliError> {
+    let bytes = read_all(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+        let column = valid.len() - valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        CliError::Input {
+            path: path.to_path_buf(),
+            line,
+            message: format!("invalid UTF-8 at byte {column} of the line"),
+        }
+    })
+}
+
+/// One line of an input: its 1-based number and its text without the line ending (`\n` or
+/// `\r\n`), or where its invalid UTF-8 starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number.
+    pub number: usize,
+    /// The text, or the message for a line that is not UTF-8.
+    pub text: Result<String, String>,
+}
+
+/// Longest line the line readers hold in memory: a longer one is answered with an error for
+/// its line and skipped without being stored (a "line" that large is not a sentence or a
+/// record, and holding it could exhaust memory).
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
+/// Iterates over the lines of a reader, every line included (blank ones too), so that callers
+/// can answer each with one record; a final line without a line ending counts, an empty file
+/// has no lines. Lines longer than [`MAX_LINE_BYTES`] (or [`max_input_bytes`] when lower) are
+/// skipped and reported as an error for that line.
+pub fn lines<R: BufRead>(reader: R) -> Lines<R> {
+    lines_with_limit(reader, max_input_bytes().min(MAX_LINE_BYTES))
+}
+
+fn lines_with_limit<R: BufRead>(reader: R, max_line: u64) -> Lines<R> {
+    Lines {
+        reader,
+        number: 0,
+        buf: Vec::new(),
+        max_line,
+    }
+}
+
+/// The iterator of [`lines`].
+#[derive(Debug)]
+pub struct Lines<R> {
+    reader: R,
+    number: usize,
+    buf: Vec<u8>,
+    max_line: u64,
+}
+
+impl<R> Lines<R> {
+    /// The number of the last line returned (0 before the first).
+    pub fn line_number(&self) -> usize {
+        self.number
+    }
+}
+
+/// Consumes the rest of the current line (up to and including its `\n`) without storing it.
+fn skip_line<R: BufRead>(reader: &mut R) -> std::io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            reader.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = std::io::Result<Line>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.buf.clear();
+        // One byte past the limit tells a line of exactly the limit from a longer one.
+        let read = (&mut self.reader)
+            .take(self.max_line.saturating_add(1))
+            .read_until(b'\n', &mut self.buf);
+        match read {
+            Ok(0) => None,
+            Err(e) => Some(Err(e)),
+            Ok(_) => {
+                self.number += 1;
+                if self.buf.len() as u64 > self.max_line && self.buf.last() != Some(&b'\n') {
+                    self.buf.clear();
+                    if let Err(e) = skip_line(&mut self.reader) {
+                        return Some(Err(e));
+                    }
+                    return Some(Ok(Line {
+                        number: self.number,
+                        text: Err(format!(
+                            "line longer than {} bytes (skipped; set HAUSER_MAX_INPUT_BYTES to change the limit)",
+                            self.max_line
+                        )),
+                    }));
+                }
+                let raw = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                let text = std::str::from_utf8(raw)
+                    .map(str::to_string)
+                    .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to()));
+                Some(Ok(Line {
+                    number: self.number,
+                    text,
+                }))
+            }
+        }
+    }
+}
+
+/// The identity of a file for the same-file check: device and inode where the platform has
+/// them (so hard links and symbolic links compare equal), else the canonical path.
+#[derive(Debug, PartialEq, Eq)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+#[cfg(unix)]
+fn file_id(_path: &Path, meta: &Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileId::Inode(meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &Path, _meta: &Metadata) -> Option<FileId> {
+    std::fs::canonicalize(path).ok().map(FileId::Path)
+}
+
+/// The identity of standard input when it is redirected from a file (`< FILE`).
+#[cfg(unix)]
+fn stdin_id() -> Option<FileId> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = File::from(fd).metadata().ok()?;
+    // Pipes and terminals cannot be an output file; only a regular file can.
+    meta.is_file()
+        .then(|| file_id(Path::new("-"), &meta))
+        .flatten()
+}
+
+#[cfg(not(unix))]
+fn stdin_id() -> Option<FileId> {
+    None
+}
+
+fn id_of(path: &Path) -> Option<FileId> {
+    if is_stdin(path) {
+        return stdin_id();
+    }
+    let meta = std::fs::metadata(path).ok()?;
+    file_id(path, &meta)
+}
+
+/// Refuses an output that is the same file as one of the inputs: writing it would destroy the
+/// input it is computed from. Checked before anything is opened for writing.
+///
+/// # Errors
+/// [`CliError::SameFile`] naming both.
+pub fn check_not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), CliError> {
+    if is_stdin(output) {
+        return Ok(());
+    }
+    let same_path =
+        |input: &Path| match (std::fs::canonicalize(output), std::fs::canonicalize(input)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+    // A file that does not exist yet cannot be any existing input.
+    let Some(out_id) = id_of(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if same_path(input) || id_of(input).is_some_and(|id| id == out_id) {
+            let input = if is_stdin(input) {
+                PathBuf::from("- (standard input)")
+            } else {
+                input.to_path_buf()
+            };
+            return Err(CliError::SameFile {
+                output: output.to_path_buf(),
+                input,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Where the output goes once committed: symbolic links are followed so that the file they
+/// point to is replaced, not the link.
+fn final_target(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+enum Sink {
+    Stdout(BufWriter<std::io::StdoutLock<'static>>),
+    File {
+        target: PathBuf,
+        temp: BufWriter<tempfile::NamedTempFile>,
+    },
+}
+
+/// An output of a subcommand: standard output (streamed as it is produced), or a file written
+/// to a temporary file beside it and renamed over it by [`OutputFile::commit`]. Dropped without
+/// a commit (an error, a panic), the temporary file is removed and the target is untouched.
+pub struct OutputFile {
+    shown: PathBuf,
+    sink: Sink,
+}
+
+impl std::fmt::Debug for OutputFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputFile")
+            .field("path", &self.shown)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OutputFile {
+    /// Opens the output: `None` or `-` is standard output; a file is first checked against
+    /// `inputs` (see [`check_not_an_input`]), then a temporary file is created in its
+    /// directory.
+    ///
+    /// # Errors
+    /// [`CliError::SameFile`]; [`CliError::Io`] naming the output when its directory is missing
+    /// or not writable.
+    pub fn create(path: Option<&Path>, inputs: &[&Path]) -> Result<Self, CliError> {
+        let Some(path) = path.filter(|p| !is_stdin(p)) else {
+            return Ok(Self {
+                shown: PathBuf::from("-"),
+                sink: Sink::Stdout(BufWriter::new(std::io::stdout().lock())),
+            });
+        };
+        check_not_an_input(path, inputs)?;
+        let target = final_target(path);
+        let temp = temp_beside(&target).map_err(|e| CliError::io(path, e))?;
+        Ok(Self {
+            shown: path.to_path_buf(),
+            sink: Sink::File {
+                target,
+                temp: BufWriter::with_capacity(1 << 16, temp),
+            },
+        })
+    }
+
+    /// The output as given on the command line (`-` for standard output), for messages.
+    pub fn path(&self) -> &Path {
+        &self.shown
+    }
+
+    /// The temporary file being written, for writers that need a seekable file (`None` for
+    /// standard output). Buffered bytes are flushed first.
+    ///
+    /// # Errors
+    /// [`CliError::Io`] when flushing fails.
+    pub fn temp_file(&mut self) -> Result<Option<&mut File>, CliError> {
+        match &mut self.sink {
+            Sink::Stdout(_) => Ok(None),
+            Sink::File { temp, .. } => {
+                temp.flush().map_err(|e| CliError::io(&self.shown, e))?;
+                Ok(Some(temp.get_mut().as_file_mut()))
+            }
+        }
+    }
+
+    /// Finishes the output: flushes standard output, or flushes and syncs the temporary file
+    /// and renames it over the target.
+    ///
+    /// # Errors
+    /// [`CliError::Io`] naming the output.
+    pub fn commit(self) -> Result<(), CliError> {
+        let shown = self.shown;
+        let err = |e| CliError::io(&shown, e);
+        match self.sink {
+            Sink::Stdout(mut out) => out.flush().map_err(err),
+            Sink::File { target, temp } => {
+                let temp = temp.into_inner().map_err(|e| err(e.into_error()))?;
+                // Sync before the rename: otherwise a crash right after it can leave an empty
+                // file under the new name on some filesystems.
+                temp.as_file().sync_all().map_err(err)?;
+                keep_permissions(&target, temp.as_file());
+                temp.persist(&target).map_err(|e| err(e.error))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.sink {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File { temp, .. } => temp.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match &mut self.sink {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::File { temp, .. } => temp.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.sink {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File { temp, .. } => temp.flush(),
+        }
+    }
+}
+
+/// A temporary file in the target's directory (so the final rename stays on one filesystem),
+/// hidden and named after the target so that a leftover is recognisable.
+fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    remove_stale_temps(dir, &name);
+    // The process id in the name lets a later run tell a leftover of a killed run from the
+    // file of a run still going.
+    let prefix = format!(".{name}.{}.", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // The mode a plain File::create would give (0666 less the umask), instead of
+    // tempfile's private 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
+}
+
+/// Removes the temporary files that killed runs (`kill -9`, power loss) left beside `name`:
+/// those whose process no longer exists. Best effort, and only where `/proc` tells which
+/// processes exist; a process id reused by another live process only delays the cleanup.
+fn remove_stale_temps(dir: &Path, name: &str) {
+    let proc_root = Path::new("/proc");
+    if !proc_root.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('.').next().filter(|p| p.parse::<u32>().is_ok()) else {
+            continue;
+        };
+        if !proc_root.join(pid).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// A replaced file keeps its permissions, as it would when rewritten in place.
+fn keep_permissions(target: &Path, temp: &File) {
+    if let Ok(meta) = std::fs::metadata(target) {
+        // Best effort: failing to copy the mode must not lose the output.
+        let _ = temp.set_permissions(meta.permissions());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole stream after `skip_bom`, as `open` chains it.
+    fn read(mut bytes: &[u8]) -> Vec<u8> {
+        let head = skip_bom(&mut bytes).unwrap();
+        let mut out = Vec::new();
+        head.chain(bytes).read_to_end(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn bom_is_dropped_only_at_the_start() {
+        assert_eq!(read(b"\xEF\xBB\xBFab\xEF\xBB\xBF"), b"ab\xEF\xBB\xBF");
+        assert_eq!(read(b"ab\xEF"), b"ab\xEF");
+        assert_eq!(read(b"\xEF\xBBx"), b"\xEF\xBBx");
+        assert_eq!(read(b""), b"");
+        assert_eq!(read(b"\xEF"), b"\xEF");
+    }
+
+    #[test]
+    fn lines_keep_blank_lines_and_strip_crlf() {
+        let got: Vec<Line> = lines(&b"a\r\n\r\n\nb\xff\nlast"[..])
+            .map(|l| l.unwrap())
+            .collect();
+        let texts: Vec<_> = got.iter().map(|l| l.text.clone()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                Ok("a".to_string()),
+                Ok(String::new()),
+                Ok(String::new()),
+                Err("invalid UTF-8 at byte 1".to_string()),
+                Ok("last".to_string()),
+            ]
+        );
+        assert_eq!(got[4].number, 5);
+        assert_eq!(lines(&b""[..]).count(), 0);
+    }
+
+    #[test]
+    fn an_overlong_line_is_an_error_for_its_line_only() {
+        let got: Vec<Line> = lines_with_limit(&b"abcd\nabcdefgh\r\nxy\nabcde"[..], 4)
+            .map(|l| l.unwrap())
+            .collect();
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0].text.as_deref(), Ok("abcd"));
+        assert!(got[1]
+            .text
+            .as_ref()
+            .unwrap_err()
+            .contains("longer than 4 bytes"));
+        assert_eq!((got[2].number, got[2].text.as_deref()), (3, Ok("xy")));
+        assert!(got[3].text.is_err());
+    }
+
+    #[test]
+    fn two_stdin_inputs_are_refused() {
+        let err = check_single_stdin(&[("--hyp", Path::new("-")), ("--ref", Path::new("-"))])
+            .unwrap_err();
+        assert!(err.to_string().contains("--hyp and --ref"), "{err}");
+        assert!(
+            check_single_stdin(&[("--hyp", Path::new("-")), ("--ref", Path::new("r"))]).is_ok()
+        );
+    }
+
+    #[test]
+    fn uncommitted_output_leaves_the_target_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.jsonl");
+        std::fs::write(&target, b"old").unwrap();
+        {
+            let mut out = OutputFile::create(Some(&target), &[]).unwrap();
+            out.write_all(b"new").unwrap();
+        }
+        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let mut out = OutputFile::create(Some(&target), &[]).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn leftovers_of_dead_processes_are_removed() {
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.jsonl");
+        // u32::MAX is above any Linux pid_max, so no process has it.
+        let dead = dir
+            .path()
+            .join(format!(".out.jsonl.{}.abc123.tmp", u32::MAX));
+        let alive = dir
+            .path()
+            .join(format!(".out.jsonl.{}.abc123.tmp", std::process::id()));
+        let other = dir.path().join(".other.jsonl.1.abc123.tmp");
+        for p in [&dead, &alive, &other] {
+            std::fs::write(p, b"partial").unwrap();
+        }
+        OutputFile::create(Some(&target), &[])
+            .unwrap()
+            .commit()
+            .unwrap();
+        assert!(!dead.exists());
+        assert!(alive.exists() && other.exists());
+        assert!(target.exists());
+    }
+
+    #[test]
+    fn same_file_through_a_hard_link_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.txt");
+        std::fs::write(&input, b"x").unwrap();
+        let link = dir.path().join("link.txt");
+        std::fs::hard_link(&input, &link).unwrap();
+        let err = check_not_an_input(&link, &[&input]).unwrap_err();
+        assert!(matches!(err, CliError::SameFile { .. }), "{err}");
+        assert!(check_not_an_input(&dir.path().join("new.txt"), &[&input]).is_ok());
+    }
+}

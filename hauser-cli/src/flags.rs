@@ -1,0 +1,120 @@
+//! One parser for each option that several subcommands share, so that the same value is
+//! accepted or refused with the same message everywhere: batch sizes, layers, seeds, and the
+//! model device and precision.
+
+use clap::Args;
+
+use hauser_nli::{DeviceSpec, LoadOptions, Precision};
+
+use crate::error::CliError;
+
+/// Parses a batch or chunk size: a whole number of at least 1.
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn batch_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a whole number of at least 1, got {s:?}")),
+    }
+}
+
+/// Parses a hidden-state layer: 0 is the embedding output, 1.. the transformer layers, and a
+/// negative number counts from the end (-1 = the last layer), as Python indexing does.
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn layer(s: &str) -> Result<isize, String> {
+    s.trim()
+        .parse::<isize>()
+        .map_err(|_| format!("expected a layer number (negative counts from the end), got {s:?}"))
+}
+
+/// Parses a random seed: any unsigned 64-bit integer.
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn seed(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("expected a whole number from 0 to {}, got {s:?}", u64::MAX))
+}
+
+/// Resolves a layer given on the command line against a model exposing `n` hidden states
+/// (embedding output included): negative layers count from the end.
+///
+/// # Errors
+/// [`CliError::Usage`] when the layer is outside the model.
+pub fn resolve_layer(layer: isize, n: usize) -> Result<usize, CliError> {
+    let n_signed = isize::try_from(n).unwrap_or(isize::MAX);
+    let i = if layer < 0 { n_signed + layer } else { layer };
+    if (0..n_signed).contains(&i) {
+        Ok(i.unsigned_abs())
+    } else {
+        Err(CliError::Usage(format!(
+            "layer {layer} out of range: this model exposes {n} hidden states"
+        )))
+    }
+}
+
+fn device(s: &str) -> Result<DeviceSpec, String> {
+    DeviceSpec::parse(s.trim())
+        .ok_or_else(|| format!("expected cpu, cuda, cuda:N, metal or metal:N, got {s:?}"))
+}
+
+fn precision(s: &str) -> Result<Precision, String> {
+    match s.trim() {
+        "f32" => Ok(Precision::F32),
+        "f16" => Ok(Precision::F16),
+        "bf16" => Ok(Precision::Bf16),
+        other => Err(format!("expected f32, f16 or bf16, got {other:?}")),
+    }
+}
+
+/// Where and how the models of a subcommand run; shared by every command that loads one.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct DeviceArgs {
+    /// Device of the models: cpu, cuda[:N] or metal[:N] (GPUs need a build with the `cuda`
+    /// or `metal` feature).
+    #[arg(long, value_name = "DEVICE", default_value = "cpu", value_parser = device)]
+    pub device: DeviceSpec,
+    /// Precision of the models: f32, or f16 / bf16 on a GPU.
+    #[arg(long, value_name = "PRECISION", default_value = "f32", value_parser = precision)]
+    pub precision: Precision,
+}
+
+impl DeviceArgs {
+    /// Loading options with these settings and `batch_size` inputs per forward pass.
+    pub fn load_options(&self, batch_size: usize) -> LoadOptions {
+        LoadOptions {
+            device: self.device,
+            precision: self.precision,
+            batching: hauser_nli::Batching {
+                batch_size: batch_size.max(1),
+                bucketed: true,
+            },
+            ..LoadOptions::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_parsers() {
+        assert_eq!(batch_size("3"), Ok(3));
+        assert!(batch_size("0").unwrap_err().contains("at least 1"));
+        assert!(batch_size("-1").is_err());
+        assert_eq!(layer("-1"), Ok(-1));
+        assert!(layer("x").is_err());
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert!(seed("-1").is_err());
+        assert_eq!(resolve_layer(-1, 7).unwrap(), 6);
+        assert_eq!(resolve_layer(0, 7).unwrap(), 0);
+        assert!(resolve_layer(7, 7).is_err());
+        assert!(resolve_layer(-8, 7).is_err());
+    }
+}
