@@ -8,7 +8,7 @@
 # Usage: bash tools/soak.sh [GROUPS ...]        (default: 10000 100000 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet -p hauser-cli
+[ "${SOAK_NO_BUILD:-0}" = 1 ] || cargo build --release --quiet -p hauser-cli
 H=$PWD/target/release/hauser
 NLI=$PWD/hauser-nli/tests/fixtures/bert
 W=$(mktemp -d "${TMPDIR:-/tmp}/hauser-soak.XXXXXX")
@@ -16,7 +16,7 @@ trap 'rm -rf "$W"' EXIT
 [ $# -gt 0 ] || set -- 10000 100000 1000000
 rss() { /usr/bin/time -f "%e %M" -o "$W/time" "$@"; }
 
-"$H" kb synth --triplets 1000000 --seed 7 --out "$W/kb.csv" 2>/dev/null
+"$H" kb synth --triplets 1000000 --seed 7 --out "$W/kb.csv" >/dev/null 2>&1
 "$H" kb build --input "$W/kb.csv" --format maps-kb --out "$W/kb.idx" >/dev/null 2>&1
 echo "kb: 1,000,000 synthetic triplets, index $(du -h "$W/kb.idx" | cut -f1)"
 
@@ -63,20 +63,22 @@ killed_midway() { # killed_midway OUTPUT SECONDS COMMAND...
     local pid=$!
     sleep "$after"
     if ! kill -0 "$pid" 2>/dev/null; then
-        echo "soak: FAILED: $1 finished within ${after}s; use a bigger input" >&2
+        echo "soak: FAILED: $* finished within ${after}s; use a bigger input" >&2
         exit 1
     fi
     kill -9 "$pid"
     wait "$pid" 2>/dev/null || true
 }
-"$H" kb synth --triplets 8000000 --seed 8 --out "$W/big.csv" 2>/dev/null
+"$H" kb synth --triplets 8000000 --seed 8 --out "$W/big.csv" >/dev/null 2>&1
 killed_midway "$W/big.idx" 2 "$H" kb build --input "$W/big.csv" --format maps-kb --out "$W/big.idx"
 [ ! -e "$W/big.idx" ] || { echo "soak: FAILED: kb build left $W/big.idx after kill -9" >&2; exit 1; }
 echo "kill -9 during kb build: no file at the output path; left in its directory: $(cd "$W" && ls -A | grep -v -E '^(kb\.csv|kb\.idx|big\.csv|in\.jsonl|err|time)$' | tr '\n' ' ')"
 
-killed_midway "$W/out.jsonl" 3 "$H" score --input "$W/in.jsonl" --kb "$W/kb.idx" --output "$W/out.jsonl"
+killed_midway "$W/out.jsonl" 3 "$H" score --input "$W/in.jsonl" --kb "$W/kb.idx" --nli "$NLI" \
+    --nli-labels entailment,neutral,contradiction --output "$W/out.jsonl"
 [ ! -e "$W/out.jsonl" ] || { echo "soak: FAILED: score left $W/out.jsonl after kill -9" >&2; exit 1; }
 echo "previous output" >"$W/out.jsonl"
-killed_midway "$W/out.jsonl" 3 "$H" score --input "$W/in.jsonl" --kb "$W/kb.idx" --output "$W/out.jsonl"
+killed_midway "$W/out.jsonl" 3 "$H" score --input "$W/in.jsonl" --kb "$W/kb.idx" --nli "$NLI" \
+    --nli-labels entailment,neutral,contradiction --output "$W/out.jsonl"
 [ "$(cat "$W/out.jsonl")" = "previous output" ] || { echo "soak: FAILED: score changed an existing output when killed" >&2; exit 1; }
 echo "kill -9 during score --output: no file at a new output path, an existing output left unchanged; left in its directory: $(cd "$W" && ls -A | grep -v -E '^(kb\.csv|kb\.idx|big\.csv|in\.jsonl|out\.jsonl|err|time)$' | tr '\n' ' ')"
