@@ -9,10 +9,11 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
 use hauser_core::{Criterion, Scorer};
-use hauser_kb::ingest::{ingest_path, IngestOptions, InputFormat};
-use hauser_kb::{CreativityScorer, Kb, KbBuilder, Normalizer, RelevanceScorer};
+use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
+use hauser_kb::{CreativityScorer, Kb, KbBuilder, KbError, Normalizer, RelevanceScorer};
 
 use crate::error::CliError;
+use crate::interrupt::{self, CliMonitor, MonitoredRead};
 
 /// Options of `hauser kb`.
 #[derive(Debug, Clone, Args)]
@@ -150,16 +151,32 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     let opts = IngestOptions {
         skip_bad_rows: a.skip_bad_rows,
     };
-    let report = ingest_path(&a.input, format, &mut builder, opts, Some(&extractor))?;
+    let file = std::fs::File::open(&a.input).map_err(|e| CliError::io(&a.input, e))?;
+    let size = file
+        .metadata()
+        .map_err(|e| CliError::io(&a.input, e))?
+        .len();
+    let monitor = CliMonitor::bytes(size, "kb build: reading");
+    let reader = std::io::BufReader::with_capacity(1 << 20, MonitoredRead::new(file, &monitor));
+    // Once Ctrl-C is pressed, whatever error the interrupted read surfaces as is an interruption.
+    let report = ingest_reader(
+        reader,
+        &a.input,
+        format,
+        &mut builder,
+        opts,
+        Some(&extractor),
+    )
+    .map_err(|e| interrupted_or(e.into()))?;
+    interrupt::check()?;
+    monitor.bar().set_message("kb build: writing the index");
     let ingest_s = start.elapsed().as_secs_f64();
-    let tmp = temp_path(&a.out);
-    let written = builder
-        .write_file(&tmp)
-        .and_then(|_| std::fs::rename(&tmp, &a.out).map_err(|e| hauser_kb::KbError::io(&a.out, e)));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.into());
-    }
+    let tmp = TempOutput::new(&a.out);
+    builder.write_file(tmp.path())?;
+    // Writing is not interruptible; a Ctrl-C during it still leaves no index behind.
+    interrupt::check()?;
+    tmp.persist()?;
+    drop(monitor);
     let stats = Kb::open(&a.out)?.stats();
     let log_err = |e| CliError::io("-", e);
     if report.bad_rows > 0 {
@@ -198,6 +215,51 @@ fn temp_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
+/// `CliError::Interrupted` when Ctrl-C was pressed, else `e`.
+fn interrupted_or(e: CliError) -> CliError {
+    if interrupt::interrupted() {
+        CliError::Interrupted
+    } else {
+        e
+    }
+}
+
+/// A temporary file beside an output, renamed onto it by [`TempOutput::persist`] and removed
+/// on every other path (an error, Ctrl-C), so the output is either complete or untouched.
+struct TempOutput {
+    tmp: PathBuf,
+    out: PathBuf,
+    persisted: bool,
+}
+
+impl TempOutput {
+    fn new(out: &Path) -> Self {
+        Self {
+            tmp: temp_path(out),
+            out: out.to_path_buf(),
+            persisted: false,
+        }
+    }
+
+    fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    fn persist(mut self) -> Result<(), CliError> {
+        std::fs::rename(&self.tmp, &self.out).map_err(|e| CliError::io(&self.out, e))?;
+        self.persisted = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempOutput {
+    fn drop(&mut self) {
+        if !self.persisted {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
     if a.vehicle.is_none() && a.property.is_none() {
         return Err(CliError::Usage(
@@ -228,9 +290,20 @@ fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
 
 fn synth(a: &SynthArgs) -> Result<serde_json::Value, CliError> {
     let start = Instant::now();
-    let file = std::fs::File::create(&a.out).map_err(|e| CliError::io(&a.out, e))?;
-    let r = hauser_kb::synth::write_synthetic(file, a.triplets, a.seed)
-        .map_err(|e| CliError::io(&a.out, e))?;
+    // Refused before any file is created.
+    hauser_kb::synth::check_size(a.triplets)?;
+    let monitor = CliMonitor::new(Some(a.triplets), "kb synth: writing rows");
+    let tmp = TempOutput::new(&a.out);
+    let file = std::fs::File::create(tmp.path()).map_err(|e| CliError::io(&a.out, e))?;
+    let r = hauser_kb::synth::write_synthetic_monitored(file, a.triplets, a.seed, &monitor)
+        .map_err(|e| match e {
+            KbError::Io { source, .. } => CliError::io(&a.out, source),
+            other => other.into(),
+        })
+        .map_err(interrupted_or)?;
+    interrupt::check()?;
+    tmp.persist()?;
+    drop(monitor);
     Ok(json!({
         "rows": r.rows,
         "topics": r.vocab[0],

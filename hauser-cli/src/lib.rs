@@ -14,6 +14,7 @@ pub mod embed;
 pub mod error;
 pub mod extract;
 pub mod input;
+pub mod interrupt;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;

@@ -6,9 +6,11 @@ mod common;
 mod embed;
 mod extract;
 mod kb;
+mod limits;
 mod meta_eval;
 mod metric;
 mod metric_neural;
+mod models;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod kb_reproduction;
