@@ -245,3 +245,40 @@ fn ctrl_c_stops_a_bootstrap() {
     assert_interrupted(&out);
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn ctrl_c_stops_kb_build_and_leaves_no_index() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csv = dir.path().join("rows.csv");
+    // A million rows (45 MB) take seconds to ingest in a test build.
+    let out = run(&[
+        "kb",
+        "synth",
+        "--triplets",
+        "1000000",
+        "--out",
+        csv.to_str().expect("UTF-8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let index = dir.path().join("kb.idx");
+    let child = hauser()
+        .args([
+            "kb",
+            "build",
+            "--input",
+            csv.to_str().expect("UTF-8"),
+            "--format",
+            "maps-kb",
+            "--out",
+            index.to_str().expect("UTF-8"),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(Duration::from_millis(800));
+    interrupt(&child);
+    let out = wait_with_limit(child, Duration::from_secs(30));
+    assert_interrupted(&out);
+    assert_eq!(files_in(dir.path()), vec!["rows.csv".to_string()]);
+}
