@@ -282,3 +282,40 @@ fn ctrl_c_stops_kb_build_and_leaves_no_index() {
     assert_interrupted(&out);
     assert_eq!(files_in(dir.path()), vec!["rows.csv".to_string()]);
 }
+
+#[test]
+fn ctrl_c_stops_score_between_chunks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("groups.jsonl");
+    let line = "{\"literal\": \"He ran home.\", \"candidates\": [\"He ran home like the wind.\", \"He ran home like a hare.\"]}\n";
+    // 200,000 groups take about twenty seconds in a test build.
+    std::fs::write(&input, line.repeat(200_000)).expect("write");
+    let stdout_path = dir.path().join("stdout.jsonl");
+    let stdout = std::fs::File::create(&stdout_path).expect("stdout file");
+    let child = hauser()
+        .args(["score", "--input", input.to_str().expect("UTF-8")])
+        .stdout(Stdio::from(stdout))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(Duration::from_millis(1000));
+    interrupt(&child);
+    let out = wait_with_limit(child, Duration::from_secs(20));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    // The criteria that cannot run are named first, as in every run; then the one line.
+    assert_eq!(
+        err.trim().lines().last(),
+        Some("hauser: interrupted"),
+        "{err}"
+    );
+    assert!(!err.contains("candidate(s) scored"), "{err}");
+    let text = std::fs::read_to_string(&stdout_path).expect("stdout");
+    let records = text.lines().count();
+    // Whole chunks of 256 groups (two records each), no torn record, not the whole input.
+    assert!(records < 400_000, "{records}");
+    assert_eq!(records % 512, 0, "{records}");
+    for l in text.lines() {
+        serde_json::from_str::<serde_json::Value>(l).expect("a whole JSON record");
+    }
+}
