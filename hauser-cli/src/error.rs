@@ -62,6 +62,13 @@ pub enum CliError {
     /// A neural metric (BERTScore, perplexity, style strength) failed.
     #[error(transparent)]
     Neural(#[from] figlang_metrics::neural::NeuralError),
+    /// The run was stopped by Ctrl-C (exit status 130); its output file was not written.
+    #[error("interrupted")]
+    Interrupted,
+    /// A size taken from a flag or a file needs more memory than the machine allows; refused
+    /// before allocating.
+    #[error(transparent)]
+    Limit(#[from] hauser_core::limits::LimitError),
     /// A statistic could not be computed from an input file (too few items, duplicates...).
     #[error("{path}: {source}")]
     Stats {
@@ -79,6 +86,29 @@ impl CliError {
         Self::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// Whether the error means "stopped by Ctrl-C", wherever the cancellation surfaced (a
+    /// library's `Cancelled` error or the command's own check).
+    pub fn is_interrupted(&self) -> bool {
+        match self {
+            Self::Interrupted => true,
+            Self::Kb(hauser_kb::KbError::Cancelled(_)) => true,
+            Self::Stats { source, .. } => {
+                matches!(source, figlang_metrics::stats::StatsError::Cancelled { .. })
+            }
+            _ => false,
+        }
+    }
+
+    /// The process exit status for this error: 130 after Ctrl-C (the shell convention for
+    /// SIGINT), 2 for every other error.
+    pub fn exit_code(&self) -> u8 {
+        if self.is_interrupted() {
+            130
+        } else {
+            2
         }
     }
 }

@@ -10,11 +10,12 @@ use serde_json::json;
 
 use hauser_core::{Criterion, Scorer};
 use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
-use hauser_kb::{CreativityScorer, Kb, KbBuilder, Normalizer, RelevanceScorer};
+use hauser_kb::{CreativityScorer, Kb, KbBuilder, KbError, Normalizer, RelevanceScorer};
 
 use crate::error::CliError;
 use crate::files::{self, OutputFile};
 use crate::flags;
+use crate::interrupt::{self, CliMonitor, MonitoredRead};
 
 /// Options of `hauser kb`.
 #[derive(Debug, Clone, Args)]
@@ -155,7 +156,20 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     // Refused before the (possibly long) ingestion.
     output_file_only("kb build", &a.out)?;
     let mut out = OutputFile::create(Some(&a.out), &[&a.input])?;
-    let reader = files::open(&a.input)?;
+    // Progress in bytes read; standard input has no known size.
+    let size = if files::is_stdin(&a.input) {
+        0
+    } else {
+        std::fs::metadata(&a.input)
+            .map_err(|e| CliError::io(&a.input, e))?
+            .len()
+    };
+    let monitor = CliMonitor::bytes(size, "kb build: reading");
+    let reader = std::io::BufReader::with_capacity(
+        1 << 20,
+        MonitoredRead::new(files::open(&a.input)?, &monitor),
+    );
+    // Once Ctrl-C is pressed, whatever error the interrupted read surfaces as is an interruption.
     let report = ingest_reader(
         reader,
         &a.input,
@@ -163,14 +177,21 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
         &mut builder,
         opts,
         Some(&extractor),
-    )?;
+    )
+    .map_err(|e| interrupted_or(e.into()))?;
+    interrupt::check()?;
+    monitor.bar().set_message("kb build: writing the index");
     let ingest_s = start.elapsed().as_secs_f64();
     if let Some(file) = out.temp_file()? {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
         builder.write_to(&mut w, &a.out)?;
         w.flush().map_err(|e| CliError::io(&a.out, e))?;
     }
+    // Writing is not interruptible; a Ctrl-C during it still leaves no index behind (the
+    // temporary file is removed when `out` is dropped uncommitted).
+    interrupt::check()?;
     out.commit()?;
+    drop(monitor);
     let stats = Kb::open(&a.out)?.stats();
     let log_err = |e| CliError::io("-", e);
     if report.bad_rows > 0 {
@@ -220,6 +241,15 @@ fn open_index(path: &Path) -> Result<Kb, CliError> {
     }
 }
 
+/// `CliError::Interrupted` when Ctrl-C was pressed, else `e`.
+fn interrupted_or(e: CliError) -> CliError {
+    if interrupt::interrupted() {
+        CliError::Interrupted
+    } else {
+        e
+    }
+}
+
 fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
     if a.vehicle.is_none() && a.property.is_none() {
         return Err(CliError::Usage(
@@ -251,10 +281,19 @@ fn lookup(a: &LookupArgs) -> Result<serde_json::Value, CliError> {
 fn synth(a: &SynthArgs) -> Result<serde_json::Value, CliError> {
     let start = Instant::now();
     output_file_only("kb synth", &a.out)?;
+    // Refused before any file is created.
+    hauser_kb::synth::check_size(a.triplets)?;
+    let monitor = CliMonitor::new(Some(a.triplets), "kb synth: writing rows");
     let mut out = OutputFile::create(Some(&a.out), &[])?;
-    let r = hauser_kb::synth::write_synthetic(&mut out, a.triplets, a.seed)
-        .map_err(|e| CliError::io(&a.out, e))?;
+    let r = hauser_kb::synth::write_synthetic_monitored(&mut out, a.triplets, a.seed, &monitor)
+        .map_err(|e| match e {
+            KbError::Io { source, .. } => CliError::io(&a.out, source),
+            other => other.into(),
+        })
+        .map_err(interrupted_or)?;
+    interrupt::check()?;
     out.commit()?;
+    drop(monitor);
     Ok(json!({
         "rows": r.rows,
         "topics": r.vocab[0],

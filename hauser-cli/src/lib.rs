@@ -25,6 +25,7 @@ pub mod extract;
 pub mod files;
 pub mod flags;
 pub mod input;
+pub mod interrupt;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;

@@ -56,9 +56,13 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e) if e.is_interrupted() => {
+            eprintln!("hauser: interrupted");
+            ExitCode::from(e.exit_code())
+        }
         Err(e) => {
             eprintln!("hauser: error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -8,8 +8,8 @@ use clap::Args;
 use serde_json::{json, Value};
 
 use figlang_metrics::stats::{
-    bootstrap_meta_eval, kendall_tau, meta_evaluate, pearson, spearman, top_n_analysis,
-    BootstrapConfig, MetaEvalData, TauVariant,
+    bootstrap_meta_eval_monitored, kendall_tau, meta_evaluate, pearson, spearman, top_n_analysis,
+    BootstrapConfig, MetaEvalData, StatsError, TauVariant,
 };
 
 use crate::error::CliError;
@@ -151,10 +151,15 @@ fn csv_error(path: &Path, e: csv::Error) -> CliError {
     }
 }
 
-fn stats_error(path: &Path, e: figlang_metrics::stats::StatsError) -> CliError {
-    CliError::Stats {
-        path: path.to_path_buf(),
-        source: e,
+fn stats_error(path: &Path, e: StatsError) -> CliError {
+    match e {
+        StatsError::Cancelled { .. } => CliError::Interrupted,
+        // A size limit concerns the run's options as much as the file: reported as is.
+        StatsError::Limit(l) => CliError::Limit(l),
+        e => CliError::Stats {
+            path: path.to_path_buf(),
+            source: e,
+        },
     }
 }
 
@@ -209,7 +214,10 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             seed: args.seed,
             level: 0.95,
         };
-        let b = bootstrap_meta_eval(&data, &config).map_err(|e| stats_error(path, e))?;
+        let monitor = crate::interrupt::CliMonitor::new(Some(config.resamples as u64), "bootstrap");
+        let b = bootstrap_meta_eval_monitored(&data, &config, &monitor)
+            .map_err(|e| stats_error(path, e))?;
+        drop(monitor);
         value["bootstrap"] = json!({
             "resamples": config.resamples,
             "seed": config.seed,

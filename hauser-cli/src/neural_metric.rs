@@ -182,14 +182,36 @@ pub fn run(
             };
             let metric = Perplexity::new(lm, &id, bos)?;
             let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
-            let ppl = metric.perplexity(&texts)?;
+            let scores = metric.score(&texts)?;
+            if !scores.truncated.is_empty() {
+                // A documented truncation rather than a failed run; the lines are named so
+                // that nobody mistakes a cut text's score for the whole text's.
+                let lines: Vec<String> = scores
+                    .truncated
+                    .iter()
+                    .take(10)
+                    .map(|i| (i + 1).to_string())
+                    .collect();
+                let more = if scores.truncated.len() > 10 {
+                    ", ..."
+                } else {
+                    ""
+                };
+                eprintln!(
+                    "hauser: perplexity: {} line(s) longer than the model's context of {} tokens were cut to it (line {}{more})",
+                    scores.truncated.len(),
+                    scores.context,
+                    lines.join(", ")
+                );
+            }
+            let ppl = scores.perplexity;
             let finite: Vec<f64> = ppl.iter().copied().filter(|p| p.is_finite()).collect();
             let system = finite.iter().sum::<f64>() / finite.len() as f64;
             (
                 ppl,
                 system,
                 metric.signature(),
-                json!({"scored": finite.len()}),
+                json!({"scored": finite.len(), "truncated": scores.truncated.len()}),
             )
         }
         "style" => {

@@ -178,7 +178,17 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     let mut summary = ScoreSummary::default();
     let mut skipped: BTreeMap<String, (usize, String)> = BTreeMap::new();
     let mut records = input.records.peekable();
+    // Ctrl-C stops the run between chunks (exit 130), not in the middle of a record. Standard
+    // input keeps the default Ctrl-C: a read waiting for more input would never reach the
+    // check between chunks.
+    if args.input.as_os_str() != "-" {
+        crate::interrupt::install();
+    }
     while records.peek().is_some() {
+        if crate::interrupt::interrupted() {
+            pb.finish_and_clear();
+            return Err(CliError::Interrupted);
+        }
         let chunk: Vec<InputRecord> = records.by_ref().take(args.chunk).collect();
         write_chunk(
             &evaluator,

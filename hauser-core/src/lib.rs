@@ -48,6 +48,7 @@ pub mod adapter;
 pub mod criterion;
 pub mod error;
 pub mod informativeness;
+pub mod limits;
 pub mod literal;
 pub mod normalize;
 pub mod pipeline;

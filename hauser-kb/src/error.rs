@@ -47,6 +47,13 @@ pub enum KbError {
     /// The knowledge base would exceed a format limit (2^32 - 1 strings, triplets or pairs).
     #[error("knowledge base too large: {0}")]
     TooLarge(String),
+    /// The work would need more memory than the machine allows (checked before allocating,
+    /// see [`hauser_core::limits`]).
+    #[error(transparent)]
+    Limit(#[from] hauser_core::limits::LimitError),
+    /// The caller's [`hauser_core::limits::Monitor`] asked the work to stop.
+    #[error("{0}: cancelled")]
+    Cancelled(&'static str),
     /// A component extractor failed while ingesting plain similes.
     #[error("{path}:{line}: component extraction failed: {source}")]
     Extraction {

@@ -45,7 +45,10 @@ impl Batching {
     /// same, large number of rows (sorting by length would only make short-input batches
     /// small). A batch always holds at least one input.
     pub fn packed_plan(&self, lengths: &[usize]) -> Vec<Vec<usize>> {
-        let budget = self.batch_size.max(1) * PACKED_TOKENS_PER_INPUT;
+        let budget = self
+            .batch_size
+            .max(1)
+            .saturating_mul(PACKED_TOKENS_PER_INPUT);
         let mut plan = Vec::new();
         let mut batch = Vec::new();
         let mut tokens = 0;
@@ -67,25 +70,24 @@ impl Batching {
 impl Batching {
     /// Runs `run` on every batch of [`Self::packed_plan`] in parallel on rayon's threads, each
     /// batch single-threaded, so results do not depend on the thread count; returns the
-    /// per-input results in input order. `run`'s error messages are named with `model`.
+    /// per-input results in input order. `run`'s errors are named with `model`.
     pub(crate) fn par_packed<T: Send>(
         &self,
         lengths: &[usize],
         model: &str,
-        run: impl Fn(&[usize]) -> std::result::Result<Vec<T>, String> + Sync + Send,
+        run: impl Fn(&[usize]) -> std::result::Result<Vec<T>, crate::packed::PackedError> + Sync + Send,
     ) -> crate::error::Result<Vec<T>> {
         use rayon::prelude::*;
-        let batches = self
+        let results: Vec<_> = self
             .packed_plan(lengths)
             .into_par_iter()
-            .map(|idx| match run(&idx) {
-                Ok(rows) => Ok((idx, rows)),
-                Err(message) => Err(crate::error::NliError::Inference {
-                    model: model.to_string(),
-                    message,
-                }),
-            })
-            .collect::<crate::error::Result<Vec<_>>>()?;
+            .map(|idx| run(&idx).map(|rows| (idx, rows)))
+            .collect();
+        // The first failing batch in input order, so the error does not depend on scheduling.
+        let batches = results
+            .into_iter()
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|e| e.into_nli(model))?;
         Ok(scatter(lengths.len(), batches))
     }
 }

@@ -6,6 +6,7 @@ use crate::arch::head::ClassifierHead;
 use crate::batch::scatter;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
+use crate::packed::all_finite;
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 
@@ -144,10 +145,18 @@ impl SequenceClassifier {
                 None => cls.resize(cls.len() + h, 0.0),
             }
         }
-        Tensor::from_vec(cls, (rows.len(), h), &self.model.device)
+        let logits: Vec<Vec<f32>> = Tensor::from_vec(cls, (rows.len(), h), &self.model.device)
             .and_then(|t| self.head.forward(&t))
             .and_then(|t| t.to_vec2())
-            .map_err(infer_err(&name))
+            .map_err(infer_err(&name))?;
+        // The layers were checked as they ran; what remains is the head.
+        if !logits.iter().all(|l| all_finite(l)) {
+            return Err(NliError::NonFinite {
+                model: name,
+                layer: None,
+            });
+        }
+        Ok(logits)
     }
 
     /// The head on candle's padded forward pass, batch by batch (the state of the first token
@@ -174,6 +183,10 @@ impl SequenceClassifier {
                 .and_then(|t| t.to_dtype(candle_core::DType::F32))
                 .map_err(&e)?;
             let rows: Vec<Vec<f32>> = logits.to_vec2().map_err(&e)?;
+            if !rows.iter().all(|l| all_finite(l)) {
+                let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
+                return Err(self.model.non_finite(&states, states.len() - 1, &lens));
+            }
             out.push((idx, rows));
         }
         Ok(scatter(encs.len(), out))

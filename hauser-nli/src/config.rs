@@ -7,6 +7,10 @@ use serde::Deserialize;
 
 use crate::error::{NliError, Result};
 
+/// The largest size a config field may hold (2^31 - 1, i.e. `i32::MAX`, as tensor dimensions
+/// of the exported checkpoints are).
+pub(crate) const MAX_CONFIG_SIZE: usize = i32::MAX as usize;
+
 /// Fields shared by the supported architectures; names follow transformers.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ModelConfig {
@@ -72,6 +76,24 @@ impl ModelConfig {
             serde_json::from_value(raw.clone()).map_err(|e| bad(e.to_string()))?;
         if cfg.model_type.is_empty() {
             return Err(bad("no model_type".into()));
+        }
+        // Sizes multiply each other into buffer lengths; a value no real model has is refused
+        // here rather than overflowing (or asking for terabytes) later.
+        let sizes = [
+            ("hidden_size", Some(cfg.hidden_size)),
+            ("num_hidden_layers", Some(cfg.num_hidden_layers)),
+            ("num_attention_heads", Some(cfg.num_attention_heads)),
+            ("intermediate_size", cfg.intermediate_size),
+            ("max_position_embeddings", Some(cfg.max_position_embeddings)),
+            ("type_vocab_size", cfg.type_vocab_size),
+            ("vocab_size", Some(cfg.vocab_size)),
+        ];
+        for (field, value) in sizes {
+            if let Some(v) = value.filter(|&v| v > MAX_CONFIG_SIZE) {
+                return Err(bad(format!(
+                    "{field} = {v} is larger than any model this crate can run (at most {MAX_CONFIG_SIZE})"
+                )));
+            }
         }
         Ok((cfg, raw))
     }

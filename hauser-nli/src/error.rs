@@ -18,6 +18,28 @@ pub enum NliError {
         /// Extra context, e.g. why the hub could not be reached.
         hint: String,
     },
+    /// A local model path (absolute, `./`, `../`, or otherwise not a hub id) that is not a
+    /// directory; such a path is never looked up on the hub.
+    #[error("model {model}: {path} {problem} (a local model must be a directory holding config.json, weights and tokenizer files)")]
+    NotADirectory {
+        /// Model directory as given.
+        model: String,
+        /// The path.
+        path: PathBuf,
+        /// `does not exist`, `is a regular file, not a directory`...
+        problem: &'static str,
+    },
+    /// A layer's output holds NaN or infinite values: the weights or the config (e.g. a
+    /// negative `layer_norm_eps`) make the model's numbers meaningless.
+    #[error("model {model}: non-finite activations (NaN or infinity) in {}; check the weights and config.json (e.g. layer_norm_eps)", stage_text(*.layer))]
+    NonFinite {
+        /// Model id or directory.
+        model: String,
+        /// The first layer whose output is not finite, numbered as hidden states (0 = the
+        /// embedding output, the last layer = `num_hidden_layers`); `None` for what follows
+        /// the layers (a classifier head, GPT-2's final norm and LM head).
+        layer: Option<usize>,
+    },
     /// The hub could not be reached and the cache holds nothing for this model.
     #[error("model {model}: cannot fetch {file} from the hub ({reason}) and it is not in the cache at {cache}")]
     Hub {
@@ -107,6 +129,14 @@ pub enum NliError {
         /// Candle's message.
         message: String,
     },
+}
+
+fn stage_text(layer: Option<usize>) -> String {
+    match layer {
+        Some(0) => "the output of layer 0 (the embeddings)".into(),
+        Some(l) => format!("the output of layer {l}"),
+        None => "the output head (after the last layer)".into(),
+    }
 }
 
 /// Result alias for this crate.

@@ -11,7 +11,7 @@ use crate::config::ModelConfig;
 use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
 use crate::model::LoadOptions;
-use crate::packed::PackedCausalLm;
+use crate::packed::{all_finite, PackedCausalLm};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 use crate::weights::{narrowed, open_weights};
@@ -148,10 +148,18 @@ impl CausalLm {
         &self.text
     }
 
+    /// The context window in tokens (GPT-2's `n_positions`): the longest sequence
+    /// [`Self::logprobs_of_ids`] accepts.
+    pub fn context_len(&self) -> usize {
+        self.max_len
+    }
+
     /// Per-token log-probabilities of token-id sequences (each at most the context size).
     ///
     /// # Errors
-    /// A sequence longer than the context window, or an inference failure.
+    /// A sequence longer than the context window ([`Self::context_len`]), an inference
+    /// failure, or [`NliError::NonFinite`] naming the first layer whose output holds NaN or
+    /// infinity.
     pub fn logprobs_of_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let e = infer_err(&name);
@@ -177,6 +185,14 @@ impl CausalLm {
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
             let rows = m.logprobs(&batch).map_err(&e)?;
+            if !rows.iter().all(|r| all_finite(r)) {
+                // Only now is the batch run again, layer by layer, to find where it went wrong.
+                let layer = m.first_non_finite_layer(&batch).map_err(&e)?;
+                return Err(NliError::NonFinite {
+                    model: name.clone(),
+                    layer,
+                });
+            }
             out.push((idx, rows));
         }
         Ok(scatter(seqs.len(), out))

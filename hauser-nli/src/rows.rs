@@ -1,10 +1,12 @@
 //! Hidden states of one layer for many inputs, as plain rows: the packed CPU kernels when the
 //! model has them, else candle's padded forward pass.
 
+use candle_core::Tensor;
+
 use crate::batch::scatter;
-use crate::error::{infer_err, Result};
+use crate::error::{infer_err, NliError, Result};
 use crate::model::TransformerModel;
-use crate::packed::SeqRef;
+use crate::packed::{all_finite, SeqRef};
 use crate::tokenize::Encoded;
 
 impl TransformerModel {
@@ -30,6 +32,9 @@ impl TransformerModel {
     /// Hidden states of layer `layer` (an index into [`Self::exposed_layers`]) for every
     /// input, in input order: `ids.len() * hidden` row-major values each. Batches follow the
     /// batching plan; packed batches run in parallel on rayon's threads.
+    ///
+    /// Non-finite values in the real (unpadded) tokens of a layer up to `layer` are
+    /// [`NliError::NonFinite`] naming the first such layer.
     pub(crate) fn layer_rows(&self, encs: &[Encoded], layer: usize) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
@@ -54,13 +59,37 @@ impl TransformerModel {
                 .to_dtype(candle_core::DType::F32)
                 .and_then(|t| t.to_vec3())
                 .map_err(&e)?;
-            let rows = all
+            let rows: Vec<Vec<f32>> = all
                 .into_iter()
                 .zip(&idx)
                 .map(|(s, &i)| s.into_iter().take(lengths[i]).flatten().collect())
                 .collect();
+            if !rows.iter().all(|r| all_finite(r)) {
+                let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
+                return Err(self.non_finite(&states, layer, &lens));
+            }
             out.push((idx, rows));
         }
         Ok(scatter(encs.len(), out))
+    }
+
+    /// The error for a padded batch whose output is not finite: the first of `states[..=upto]`
+    /// whose real rows (`lengths` per sequence) are not finite, `None` (after the layers) when
+    /// all are. Only runs once something is wrong, so converting every state costs nothing in
+    /// a normal run.
+    pub(crate) fn non_finite(&self, states: &[Tensor], upto: usize, lengths: &[usize]) -> NliError {
+        let name = self.source.name();
+        let layer = states.iter().take(upto + 1).position(|t| {
+            let Ok(all) = t
+                .to_dtype(candle_core::DType::F32)
+                .and_then(|t| t.to_vec3::<f32>())
+            else {
+                return true;
+            };
+            all.iter()
+                .zip(lengths)
+                .any(|(seq, &n)| seq.iter().take(n).any(|row| !all_finite(row)))
+        });
+        NliError::NonFinite { model: name, layer }
     }
 }

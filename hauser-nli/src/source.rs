@@ -24,10 +24,25 @@ pub enum ModelSource {
 }
 
 impl ModelSource {
-    /// Parses a command-line value: an existing directory, or `org/name[@revision]`.
+    /// Parses a command-line value: a local path, or a hub id `name` or `org/name` with an
+    /// optional `@revision`.
+    ///
+    /// A spec is a local path, never sent to the hub, when it exists on disk, is absolute,
+    /// starts with `./`, `../` or `~` (or is `.` or `..`), ends with a path separator, or
+    /// cannot be a hub id (more than one `/`, an empty part, or a character other than ASCII
+    /// letters, digits, `-`, `_` and `.`). Loading a local path that does not exist or is not
+    /// a directory is then [`NliError::NotADirectory`], naming the path.
+    ///
+    /// ```
+    /// use hauser_nli::ModelSource;
+    /// assert!(matches!(ModelSource::parse("./no/such/model"), ModelSource::Dir(_)));
+    /// assert!(matches!(ModelSource::parse("/opt/models/minilm"), ModelSource::Dir(_)));
+    /// assert!(matches!(ModelSource::parse("a/b/c"), ModelSource::Dir(_)));
+    /// assert!(matches!(ModelSource::parse("org/name@v2"), ModelSource::Hub { .. }));
+    /// ```
     pub fn parse(spec: &str) -> Self {
         let path = Path::new(spec);
-        if path.is_dir() {
+        if looks_local(spec) {
             return ModelSource::Dir(path.to_path_buf());
         }
         match spec.split_once('@') {
@@ -68,10 +83,16 @@ impl ModelSource {
         match self {
             ModelSource::Dir(dir) => {
                 if !dir.is_dir() {
-                    return Err(NliError::MissingFile {
+                    let problem = match std::fs::metadata(dir) {
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
+                        Err(_) => "cannot be read",
+                        Ok(m) if m.is_file() => "is a regular file, not a directory",
+                        Ok(_) => "is not a directory",
+                    };
+                    return Err(NliError::NotADirectory {
                         model: self.name(),
-                        file: dir.display().to_string(),
-                        hint: " (not a directory)".into(),
+                        path: dir.clone(),
+                        problem,
                     });
                 }
                 let p = dir.join(file);
@@ -165,6 +186,30 @@ impl std::fmt::Display for ModelSource {
     }
 }
 
+/// Whether a model spec names a local path rather than a hub repository (see
+/// [`ModelSource::parse`]).
+fn looks_local(spec: &str) -> bool {
+    let path = Path::new(spec);
+    if path.exists() || path.is_absolute() {
+        return true;
+    }
+    let explicit = ["./", "../", ".\\", "..\\", "~"];
+    if spec == "." || spec == ".." || explicit.iter().any(|p| spec.starts_with(p)) {
+        return true;
+    }
+    if spec.ends_with('/') || spec.ends_with('\\') {
+        return true;
+    }
+    let id = spec.split_once('@').map_or(spec, |(id, _)| id);
+    let parts: Vec<&str> = id.split('/').collect();
+    let valid_part = |p: &&str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    !(parts.len() <= 2 && parts.iter().all(valid_part))
+}
+
 /// True when `HF_HUB_OFFLINE` asks for cache-only access.
 fn offline() -> bool {
     std::env::var("HF_HUB_OFFLINE")
@@ -193,6 +238,58 @@ mod tests {
         let s = ModelSource::parse("org/model");
         assert_eq!(s.revision(), "main");
         assert_eq!(s.to_string(), "org/model");
+    }
+
+    #[test]
+    fn local_looking_specs_are_never_hub_ids() {
+        for spec in [
+            "./model",
+            "../models/x",
+            "/abs/path/to/model",
+            "~/models/minilm",
+            ".",
+            "models/minilm/",
+            "a/b/c",
+            "my model",
+            "org/na:me",
+        ] {
+            assert!(
+                matches!(ModelSource::parse(spec), ModelSource::Dir(_)),
+                "{spec}"
+            );
+        }
+        for spec in [
+            "gpt2",
+            "roberta-large",
+            "sentence-transformers/all-MiniLM-L6-v2",
+            "mujeensung/roberta-base_mnli_bc@main",
+            "org/model@refs/pr/1",
+        ] {
+            assert!(
+                matches!(ModelSource::parse(spec), ModelSource::Hub { .. }),
+                "{spec}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_or_file_paths_name_the_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let missing = dir.path().join("nope");
+        let src = ModelSource::parse(&missing.display().to_string());
+        let e = src.required("config.json").expect_err("missing");
+        assert!(matches!(e, NliError::NotADirectory { .. }), "{e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("does not exist") && msg.contains(&missing.display().to_string()),
+            "{msg}"
+        );
+        let file = dir.path().join("weights.bin");
+        std::fs::write(&file, b"x").expect("write");
+        let e = ModelSource::parse(&file.display().to_string())
+            .required("config.json")
+            .expect_err("a file");
+        assert!(e.to_string().contains("is a regular file"), "{e}");
     }
 
     #[test]

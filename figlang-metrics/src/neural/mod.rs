@@ -25,5 +25,5 @@ pub use bertscore::{
 };
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
-pub use perplexity::{BosMode, Perplexity};
+pub use perplexity::{BosMode, Perplexity, PerplexityScores};
 pub use style::StyleStrength;

@@ -6,6 +6,11 @@
 //!   scored. This is what `transformers` computes with `model(ids, labels=ids)`.
 //! - [`BosMode::Prepend`]: `<|endoftext|>` is prepended, so every token of the text is scored
 //!   (the convention of lm-evaluation-harness and of most sentence-fluency scripts).
+//!
+//! A text longer than the model's context (GPT-2's `n_positions`, BOS included) is cut to its
+//! first context-length tokens, as Hugging Face `evaluate`'s perplexity does
+//! (`truncation=True`); [`Perplexity::score`] says which texts were cut, so that no line makes
+//! a whole run fail and none is shortened silently.
 
 use hauser_core::Signature;
 use hauser_nli::CausalLm;
@@ -21,6 +26,17 @@ pub enum BosMode {
     None,
     /// Prepend the BOS/EOS token and score all n tokens.
     Prepend,
+}
+
+/// Per-text perplexities and which texts were truncated to the context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerplexityScores {
+    /// Perplexity of each text (NaN when no token is scored).
+    pub perplexity: Vec<f64>,
+    /// 0-based indices of the texts cut to the model's context, in order.
+    pub truncated: Vec<usize>,
+    /// The context length in tokens that texts were cut to.
+    pub context: usize,
 }
 
 /// Sentence perplexity with a causal LM.
@@ -70,33 +86,61 @@ impl Perplexity {
     }
 
     /// Mean negative log-likelihood per scored token of each text (NaN when no token is
-    /// scored, e.g. a one-token text without BOS).
-    ///
-    /// # Errors
-    /// Tokenizer or inference failures; texts longer than the context.
-    pub fn mean_nll(&self, texts: &[&str]) -> NeuralResult<Vec<f64>> {
+    /// scored, e.g. a one-token text without BOS), and the indices of the texts cut to the
+    /// context.
+    fn nll_and_truncated(&self, texts: &[&str]) -> NeuralResult<(Vec<f64>, Vec<usize>)> {
+        let context = self.lm.context_len();
         let mut seqs = Vec::with_capacity(texts.len());
-        for t in texts {
+        let mut truncated = Vec::new();
+        for (i, t) in texts.iter().enumerate() {
             let mut ids = Vec::new();
             if let (BosMode::Prepend, Some(bos)) = (self.bos, self.bos_id) {
                 ids.push(bos);
             }
             ids.extend(self.lm.text_encoder().encode_plain(t)?);
+            if ids.len() > context {
+                ids.truncate(context);
+                truncated.push(i);
+            }
             seqs.push(ids);
         }
         let lps = self.lm.logprobs_of_ids(&seqs)?;
-        Ok(lps
+        let nll = lps
             .iter()
             .map(|lp| -lp.iter().map(|&x| x as f64).sum::<f64>() / lp.len() as f64)
-            .collect())
+            .collect();
+        Ok((nll, truncated))
     }
 
-    /// Perplexity of each text.
+    /// Mean negative log-likelihood per scored token of each text (NaN when no token is
+    /// scored, e.g. a one-token text without BOS); texts longer than the context are cut to
+    /// it (see the module documentation).
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures (e.g. non-finite activations).
+    pub fn mean_nll(&self, texts: &[&str]) -> NeuralResult<Vec<f64>> {
+        Ok(self.nll_and_truncated(texts)?.0)
+    }
+
+    /// Perplexity of each text (texts longer than the context are cut to it).
     ///
     /// # Errors
     /// As [`Self::mean_nll`].
     pub fn perplexity(&self, texts: &[&str]) -> NeuralResult<Vec<f64>> {
         Ok(self.mean_nll(texts)?.into_iter().map(f64::exp).collect())
+    }
+
+    /// Perplexity of each text with the list of texts cut to the context.
+    ///
+    /// # Errors
+    /// As [`Self::mean_nll`].
+    pub fn score(&self, texts: &[&str]) -> NeuralResult<PerplexityScores> {
+        let (nll, truncated) = self.nll_and_truncated(texts)?;
+        Ok(PerplexityScores {
+            perplexity: nll.into_iter().map(f64::exp).collect(),
+            truncated,
+            context: self.lm.context_len(),
+        })
     }
 
     /// System score: the mean sentence perplexity (NaN sentences excluded).

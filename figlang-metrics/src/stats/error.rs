@@ -47,6 +47,16 @@ pub enum StatsError {
         /// What is wrong.
         message: String,
     },
+    /// The computation would need more memory than the machine allows (checked before
+    /// allocating, see [`hauser_core::limits`]).
+    #[error(transparent)]
+    Limit(#[from] hauser_core::limits::LimitError),
+    /// The caller's [`hauser_core::limits::Monitor`] asked the computation to stop.
+    #[error("{what}: cancelled")]
+    Cancelled {
+        /// The statistic being computed.
+        what: &'static str,
+    },
 }
 
 /// Result alias of the statistics module.

@@ -23,7 +23,8 @@ pub struct MetaEvalData {
 impl MetaEvalData {
     /// Builds the table from `(system, segment, human, metric)` rows; systems and segments keep
     /// their order of first appearance. Errors: a repeated (system, segment) pair, a non-finite
-    /// score (reported with its 0-based row), or no rows.
+    /// score (reported with its 0-based row), no rows, or a systems x segments table larger
+    /// than the machine's memory ([`StatsError::Limit`]).
     pub fn from_rows<S, T>(rows: impl IntoIterator<Item = (S, T, f64, f64)>) -> StatsResult<Self>
     where
         S: Into<String>,
@@ -70,6 +71,15 @@ impl MetaEvalData {
             });
         }
         let (ns, ng) = (data.systems.len(), data.segments.len());
+        // The matrices are dense: a few rows that each name a new system and a new segment ask
+        // for systems x segments cells, far more than the rows themselves.
+        let cell = 2 * std::mem::size_of::<Option<f64>>() as u64;
+        hauser_core::limits::check_memory(
+            &format!("a meta-evaluation table of {ns} systems x {ng} segments"),
+            (ns as u64)
+                .checked_mul(ng as u64)
+                .and_then(|c| c.checked_mul(cell)),
+        )?;
         data.human = vec![vec![None; ng]; ns];
         data.metric = vec![vec![None; ng]; ns];
         for (row, (si, gi, h, m)) in cells.into_iter().enumerate() {

@@ -46,11 +46,13 @@ pub use meta::{
     TopN,
 };
 pub use permutation::{
-    permutation_test, permutation_test_paired, CorrelationKind, PermutationResult,
+    permutation_test, permutation_test_monitored, permutation_test_paired,
+    permutation_test_paired_monitored, CorrelationKind, PermutationResult,
 };
 pub use rank::average_ranks;
 pub use ranking::{hit_rate_at_k, ndcg_at_k, ranking_report, reciprocal_rank, RankingReport};
 pub use resample::{
-    bootstrap_meta_eval, bootstrap_meta_eval_with_segments, williams_test, williams_test_from_r,
-    BootstrapConfig, BootstrapInterval, MetaEvalBootstrap, WilliamsTest,
+    bootstrap_meta_eval, bootstrap_meta_eval_monitored, bootstrap_meta_eval_with_segments,
+    williams_test, williams_test_from_r, BootstrapConfig, BootstrapInterval, MetaEvalBootstrap,
+    WilliamsTest,
 };

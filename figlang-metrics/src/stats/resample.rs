@@ -1,5 +1,6 @@
 //! Bootstrap confidence intervals of a meta-evaluation and the Williams test.
 
+use hauser_core::limits::{bytes_for, check_memory, try_vec, Monitor, Unmonitored};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -135,6 +136,21 @@ pub fn bootstrap_meta_eval(
     data: &MetaEvalData,
     config: &BootstrapConfig,
 ) -> StatsResult<MetaEvalBootstrap> {
+    bootstrap_meta_eval_monitored(data, config, &Unmonitored)
+}
+
+/// [`bootstrap_meta_eval`] with progress and cancellation: `monitor` is advanced by one per
+/// resample and polled between blocks of resamples; once it reports cancellation the function
+/// returns [`StatsError::Cancelled`]. The memory the resamples need (32 bytes each) is checked
+/// against the machine's before anything is allocated ([`StatsError::Limit`]).
+///
+/// # Errors
+/// As [`bootstrap_meta_eval`], plus [`StatsError::Limit`] and [`StatsError::Cancelled`].
+pub fn bootstrap_meta_eval_monitored(
+    data: &MetaEvalData,
+    config: &BootstrapConfig,
+    monitor: &dyn Monitor,
+) -> StatsResult<MetaEvalBootstrap> {
     let what = "bootstrap_meta_eval";
     if config.resamples == 0 || !(config.level > 0.0 && config.level < 1.0) {
         return Err(StatsError::InvalidArgument {
@@ -155,7 +171,7 @@ pub fn bootstrap_meta_eval(
         counts
     };
     let [system_pearson, segment_kendall_wmt, segment_pearson] =
-        bootstrap_core(data, config.resamples, config.level, draw)?;
+        bootstrap_core(data, config.resamples, config.level, draw, monitor)?;
     Ok(MetaEvalBootstrap {
         system_pearson,
         segment_kendall_wmt,
@@ -197,7 +213,7 @@ pub fn bootstrap_meta_eval_with_segments(
         counts
     };
     let [system_pearson, segment_kendall_wmt, segment_pearson] =
-        bootstrap_core(data, samples.len(), level, draw)?;
+        bootstrap_core(data, samples.len(), level, draw, &Unmonitored)?;
     Ok(MetaEvalBootstrap {
         system_pearson,
         segment_kendall_wmt,
@@ -208,12 +224,29 @@ pub fn bootstrap_meta_eval_with_segments(
     })
 }
 
+/// Resamples run between two polls of the monitor: large enough that rayon's fork-join
+/// overhead is negligible, small enough that a cancellation is honoured within a fraction of a
+/// second on large data.
+const BLOCK: usize = 1024;
+
+/// Bytes held per resample: its three statistics, then one column of them at a time.
+const BYTES_PER_RESAMPLE: u64 = 32;
+
+/// A zero-filled vector of `n` values, refused with an error rather than an abort when the
+/// machine cannot hold it.
+fn zeros(what: &str, n: usize) -> StatsResult<Vec<f64>> {
+    let mut v = try_vec(what, n)?;
+    v.resize(n, 0.0);
+    Ok(v)
+}
+
 /// Shared body: `draw(r)` gives how many times each segment is drawn in resample r.
 fn bootstrap_core(
     data: &MetaEvalData,
     resamples: usize,
     level: f64,
     draw: impl Fn(usize) -> Vec<f64> + Sync,
+    monitor: &dyn Monitor,
 ) -> StatsResult<[BootstrapInterval; 3]> {
     let what = "bootstrap_meta_eval";
     let n_sys = data.systems().len();
@@ -225,10 +258,16 @@ fn bootstrap_core(
             got: n_sys,
         });
     }
+    check_memory(
+        &format!("a bootstrap of {resamples} resamples"),
+        bytes_for(resamples as u64, BYTES_PER_RESAMPLE),
+    )?;
     // Dense per-segment layout: cell (g, s) at g * n_sys + s, so one resample walks memory once.
-    let mut h = vec![0.0; n_seg * n_sys];
-    let mut m = vec![0.0; n_seg * n_sys];
-    let mut present = vec![0.0; n_seg * n_sys];
+    let cells = n_seg.saturating_mul(n_sys);
+    let table = format!("the bootstrap table of {n_sys} systems x {n_seg} segments");
+    let mut h = zeros(&table, cells)?;
+    let mut m = zeros(&table, cells)?;
+    let mut present = zeros(&table, cells)?;
     for s in 0..n_sys {
         for g in 0..n_seg {
             if let (Some(hv), Some(mv)) = (data.human()[s][g], data.metric()[s][g]) {
@@ -301,14 +340,27 @@ fn bootstrap_core(
         };
         [system, tau, pooled.pearson()]
     };
-    let draws: Vec<[f64; 3]> = (0..resamples).into_par_iter().map(one).collect();
-    let column = |k: usize| draws.iter().map(|d| d[k]).collect::<Vec<f64>>();
+    let mut draws: Vec<[f64; 3]> = try_vec("bootstrap resamples", resamples)?;
+    for start in (0..resamples).step_by(BLOCK) {
+        if monitor.is_cancelled() {
+            return Err(StatsError::Cancelled { what });
+        }
+        let end = start.saturating_add(BLOCK).min(resamples);
+        // Resample i depends on (seed, i) only, so blocks give the numbers one pass would.
+        draws.par_extend((start..end).into_par_iter().map(&one));
+        monitor.advance((end - start) as u64);
+    }
+    let column = |k: usize| -> StatsResult<Vec<f64>> {
+        let mut c = try_vec("bootstrap statistics", draws.len())?;
+        c.extend(draws.iter().map(|d| d[k]));
+        Ok(c)
+    };
 
     let (hs, ms) = data.system_means();
     Ok([
-        interval(pearson_r(&ms, &hs), column(0), level),
-        interval(segment_wmt_tau(data).0, column(1), level),
-        interval(pearson_r(&pm, &ph), column(2), level),
+        interval(pearson_r(&ms, &hs), column(0)?, level),
+        interval(segment_wmt_tau(data).0, column(1)?, level),
+        interval(pearson_r(&pm, &ph), column(2)?, level),
     ])
 }
 

@@ -128,3 +128,31 @@ fn bertscore_signature_records_a_non_default_prefix_space() {
         assert!(sig(name, Some(!default)).contains(other), "{name}");
     }
 }
+
+#[test]
+fn perplexity_cuts_texts_longer_than_the_context_and_says_which() {
+    let lm = CausalLm::load(&tiny("gpt2"), &LoadOptions::default()).expect("tiny gpt2");
+    let long = "the boy ran like the wind ".repeat(40);
+    for bos in [BosMode::None, BosMode::Prepend] {
+        let lm = CausalLm::load(&tiny("gpt2"), &LoadOptions::default()).expect("tiny gpt2");
+        let metric = Perplexity::new(lm, "tiny-gpt2", bos).expect("metric");
+        let texts = ["rain fell like tears", long.as_str(), "she sang"];
+        let s = metric.score(&texts).expect("no whole-run failure");
+        assert_eq!(s.truncated, vec![1]);
+        assert_eq!(s.context, 64);
+        assert!(
+            s.perplexity.iter().all(|p| p.is_finite()),
+            "{:?}",
+            s.perplexity
+        );
+        assert_eq!(s.perplexity, metric.perplexity(&texts).expect("ppl"));
+    }
+    // The cut text scores as its first 64 tokens (BosMode::None) do.
+    let mut ids = lm.text_encoder().encode_plain(&long).expect("ids");
+    ids.truncate(64);
+    let lp = lm.logprobs_of_ids(&[ids]).expect("within the context");
+    let want = (-lp[0].iter().map(|&x| f64::from(x)).sum::<f64>() / lp[0].len() as f64).exp();
+    let metric = Perplexity::new(lm, "tiny-gpt2", BosMode::None).expect("metric");
+    let got = metric.perplexity(&[long.as_str()]).expect("ppl")[0];
+    assert!((got - want).abs() / want < 1e-6, "{got} vs {want}");
+}

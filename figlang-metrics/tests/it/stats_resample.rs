@@ -96,3 +96,82 @@ fn permutation_tests_separate_signal_from_noise() {
         permutation_test_paired(&h, &good, &noise, CorrelationKind::Pearson, 999, 2).unwrap();
     assert_eq!(diff, again);
 }
+
+/// Counts work and cancels once `stop_after` units are done.
+struct StopAfter {
+    done: std::sync::atomic::AtomicU64,
+    stop_after: u64,
+}
+
+impl hauser_core::limits::Monitor for StopAfter {
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn is_cancelled(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.stop_after
+    }
+}
+
+#[test]
+fn a_bootstrap_beyond_memory_is_an_error_not_an_abort() {
+    use figlang_metrics::stats::StatsError;
+    let config = BootstrapConfig {
+        resamples: 1_000_000_000_000,
+        seed: 0,
+        level: 0.95,
+    };
+    let err = bootstrap_meta_eval(&table(), &config).unwrap_err();
+    assert!(matches!(err, StatsError::Limit(_)), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("a bootstrap of 1000000000000 resamples needs 29.1 TiB of memory"),
+        "{err}"
+    );
+    let config = BootstrapConfig {
+        resamples: usize::MAX,
+        ..config
+    };
+    assert!(matches!(
+        bootstrap_meta_eval(&table(), &config),
+        Err(StatsError::Limit(_))
+    ));
+}
+
+#[test]
+fn a_monitored_bootstrap_reports_progress_cancels_and_keeps_its_numbers() {
+    use figlang_metrics::stats::{bootstrap_meta_eval_monitored, StatsError};
+    let data = table();
+    let config = BootstrapConfig {
+        resamples: 3000,
+        seed: 11,
+        level: 0.9,
+    };
+    let all = StopAfter {
+        done: Default::default(),
+        stop_after: u64::MAX,
+    };
+    let monitored = bootstrap_meta_eval_monitored(&data, &config, &all).unwrap();
+    assert_eq!(all.done.into_inner(), 3000);
+    assert_eq!(monitored, bootstrap_meta_eval(&data, &config).unwrap());
+    let early = StopAfter {
+        done: Default::default(),
+        stop_after: 1000,
+    };
+    let err = bootstrap_meta_eval_monitored(&data, &config, &early).unwrap_err();
+    assert!(matches!(err, StatsError::Cancelled { .. }), "{err}");
+    assert!(early.done.into_inner() < 3000);
+}
+
+#[test]
+fn a_dense_table_beyond_memory_is_an_error() {
+    use figlang_metrics::stats::StatsError;
+    // 300,000 rows that each add a system and a segment ask for 9 x 10^10 cells (2.6 TiB).
+    let rows = (0..300_000u32).map(|i| (format!("s{i}"), format!("g{i}"), 1.0, 2.0));
+    let err = MetaEvalData::from_rows(rows).unwrap_err();
+    assert!(matches!(err, StatsError::Limit(_)), "{err}");
+    assert!(
+        err.to_string()
+            .contains("a meta-evaluation table of 300000 systems x 300000 segments"),
+        "{err}"
+    );
+}

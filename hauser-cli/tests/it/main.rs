@@ -7,9 +7,11 @@ mod embed;
 mod extract;
 mod io_layer;
 mod kb;
+mod limits;
 mod meta_eval;
 mod metric;
 mod metric_neural;
+mod models;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod kb_reproduction;

@@ -192,6 +192,35 @@ impl Modules {
 
     /// Final hidden states `[b, s, h]` (after `ln_f`) of a right-padded batch.
     fn hidden(&self, ids: &[&[u32]]) -> candle_core::Result<Tensor> {
+        self.hidden_probed(ids, false).map(|(x, _)| x)
+    }
+
+    /// The first layer (0 = embeddings, i = block i) whose output holds NaN or infinity,
+    /// `None` when every block's output is finite (the fault is then in the final norm or the
+    /// head). Runs the batch again with a check after each block: a diagnosis, not a hot path.
+    pub(crate) fn first_non_finite_layer(
+        &self,
+        ids: &[&[u32]],
+    ) -> candle_core::Result<Option<usize>> {
+        self.hidden_probed(ids, true).map(|(_, layer)| layer)
+    }
+
+    /// [`Self::hidden`], optionally stopping at the first layer whose output is not finite
+    /// (padded rows are finite whenever real rows are: they embed token 0 at a valid position).
+    fn hidden_probed(
+        &self,
+        ids: &[&[u32]],
+        probe: bool,
+    ) -> candle_core::Result<(Tensor, Option<usize>)> {
+        // x * 0 is 0 where x is finite, NaN elsewhere.
+        let finite = |x: &Tensor| -> candle_core::Result<bool> {
+            let s = x
+                .affine(0.0, 0.0)?
+                .to_dtype(DType::F32)?
+                .sum_all()?
+                .to_scalar::<f32>()?;
+            Ok(s == 0.0)
+        };
         let dev = self.device();
         let heads = self.cfg.heads;
         let b = ids.len();
@@ -219,7 +248,10 @@ impl Modules {
         let bias = additive_mask(&mask, x.dtype())?.broadcast_add(&causal)?;
         let h = x.dim(2)?;
         let d = h / heads;
-        for blk in &self.blocks {
+        if probe && !finite(&x)? {
+            return Ok((x, Some(0)));
+        }
+        for (layer, blk) in self.blocks.iter().enumerate() {
             let a = blk.ln_1.forward(&x)?;
             let qkv = blk.c_attn.forward(&a)?;
             let split = |i: usize| -> candle_core::Result<Tensor> {
@@ -238,8 +270,11 @@ impl Modules {
                 .mlp_proj
                 .forward(&self.cfg.act.forward(&blk.c_fc.forward(&m)?)?)?;
             x = (x + m)?;
+            if probe && !finite(&x)? {
+                return Ok((x, Some(layer + 1)));
+            }
         }
-        self.ln_f.forward(&x)
+        Ok((self.ln_f.forward(&x)?, None))
     }
 
     /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence of a batch. Only the rows that

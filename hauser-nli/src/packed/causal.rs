@@ -5,6 +5,7 @@ use super::attention::attention;
 use super::gemm::{matmul, GemmError, View};
 use super::math::{add_rows, bias_activate, layer_norm, log_sum_exp_rows, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
+use super::{check_finite, PackedError};
 
 /// One GPT-2 block; matrices are input-major (`[in, out]`, GPT-2's own `Conv1D` layout).
 #[derive(Debug, Clone)]
@@ -49,20 +50,31 @@ impl PackedCausalLm {
     /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence. Runs on the calling thread.
     ///
     /// # Errors
-    /// A token id outside the vocabulary or a sequence longer than the position table.
-    pub(crate) fn logprobs(&self, seqs: &[&[u32]]) -> std::result::Result<Vec<Vec<f32>>, String> {
+    /// A token id outside the vocabulary or a sequence longer than the position table; the
+    /// first layer whose output is not finite (0 = embeddings, `None` = the final norm or the
+    /// LM head).
+    pub(crate) fn logprobs(
+        &self,
+        seqs: &[&[u32]],
+    ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
         let h = self.hidden;
         let total: usize = seqs.iter().map(|s| s.len()).sum();
         let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
         let mut x = self.embed(seqs, total)?;
+        check_finite(&x, Some(0))?;
         with_scratch(total, h, self.inner, longest, |buf| {
-            self.layers
-                .iter()
-                .try_for_each(|l| self.block(l, seqs, &mut x, buf))
-        })
-        .map_err(|e| e.to_string())?;
+            self.layers.iter().enumerate().try_for_each(|(i, l)| {
+                self.block(l, seqs, &mut x, buf)?;
+                check_finite(&x, Some(i + 1))
+            })
+        })?;
         layer_norm(&mut x, h, &self.lnf_g, &self.lnf_b, self.eps);
-        self.head(seqs, &x).map_err(|e| e.to_string())
+        check_finite(&x, None)?;
+        let lps = self.head(seqs, &x)?;
+        for lp in &lps {
+            check_finite(lp, None)?;
+        }
+        Ok(lps)
     }
 
     fn embed(&self, seqs: &[&[u32]], total: usize) -> std::result::Result<Vec<f32>, String> {

@@ -10,6 +10,7 @@ use super::attention::attention;
 use super::gemm::{matmul, GemmError, View};
 use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
+use super::{check_finite, PackedError};
 
 /// One transformer layer's weights, projections stored input-major (`[in, out]`).
 #[derive(Debug, Clone)]
@@ -78,24 +79,29 @@ impl PackedEncoder {
     /// `len * hidden` row-major values. Runs on the calling thread.
     ///
     /// # Errors
-    /// A token, segment or position id outside its embedding table.
+    /// A token, segment or position id outside its embedding table; the first layer (up to
+    /// `layer`) whose output is not finite.
     pub(crate) fn forward(
         &self,
         seqs: &[SeqRef<'_>],
         layer: usize,
-    ) -> std::result::Result<Vec<Vec<f32>>, String> {
+    ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
         let h = self.hidden;
         let total: usize = seqs.iter().map(|s| s.ids.len()).sum();
         let mut x = self.embed(seqs, total)?;
         layer_norm(&mut x, h, &self.emb_g, &self.emb_b, self.emb_eps);
+        check_finite(&x, Some(0))?;
         if layer > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
             with_scratch(total, h, self.inter, longest, |buf| {
                 self.layers[..layer.min(self.layers.len())]
                     .iter()
-                    .try_for_each(|l| self.layer(l, seqs, &mut x, buf))
-            })
-            .map_err(|e| e.to_string())?;
+                    .enumerate()
+                    .try_for_each(|(i, l)| {
+                        self.layer(l, seqs, &mut x, buf)?;
+                        check_finite(&x, Some(i + 1))
+                    })
+            })?;
         }
         let mut out = Vec::with_capacity(seqs.len());
         let mut start = 0;

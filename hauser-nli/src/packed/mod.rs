@@ -23,3 +23,65 @@ pub(crate) use encoder::{PackedEncoder, SeqRef};
 pub(crate) use pack::{
     linear_parts, norm_parts, pack, pack_layer, packed_act, values, EncoderModules, LayerModules,
 };
+
+/// Why a packed forward pass failed.
+#[derive(Debug)]
+pub(crate) enum PackedError {
+    /// An id outside its table, a shape error: the message.
+    Failed(String),
+    /// The first layer whose output holds NaN or infinity (0 = embeddings; `None` = after the
+    /// last layer).
+    NonFinite(Option<usize>),
+}
+
+impl From<String> for PackedError {
+    fn from(message: String) -> Self {
+        Self::Failed(message)
+    }
+}
+
+impl From<gemm::GemmError> for PackedError {
+    fn from(e: gemm::GemmError) -> Self {
+        Self::Failed(e.to_string())
+    }
+}
+
+impl PackedError {
+    /// The crate's error, naming `model`.
+    pub(crate) fn into_nli(self, model: &str) -> crate::error::NliError {
+        match self {
+            Self::Failed(message) => crate::error::NliError::Inference {
+                model: model.to_string(),
+                message,
+            },
+            Self::NonFinite(layer) => crate::error::NliError::NonFinite {
+                model: model.to_string(),
+                layer,
+            },
+        }
+    }
+}
+
+/// Whether every value is finite. `v * 0` is 0 for a finite value and NaN for NaN or an
+/// infinity, and eight independent sums keep the loop vectorised: one cheap pass per layer
+/// output, next to the layer's matrix products.
+pub(crate) fn all_finite(x: &[f32]) -> bool {
+    let mut acc = [0f32; 8];
+    let mut chunks = x.chunks_exact(8);
+    for c in &mut chunks {
+        for (a, v) in acc.iter_mut().zip(c) {
+            *a += v * 0.0;
+        }
+    }
+    let rest: f32 = chunks.remainder().iter().map(|v| v * 0.0).sum();
+    acc.iter().sum::<f32>() + rest == 0.0
+}
+
+/// `Ok` when `x` is finite, else [`PackedError::NonFinite`] at `layer`.
+pub(crate) fn check_finite(x: &[f32], layer: Option<usize>) -> Result<(), PackedError> {
+    if all_finite(x) {
+        Ok(())
+    } else {
+        Err(PackedError::NonFinite(layer))
+    }
+}

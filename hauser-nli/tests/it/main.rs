@@ -6,6 +6,7 @@ mod gpt2;
 mod hidden_states;
 mod loading;
 mod minilm;
+mod non_finite;
 mod packed_cpu;
 mod packed_random;
 mod parity;
