@@ -63,7 +63,14 @@ fn extra_corpus_from_the_environment() {
 #[test]
 fn every_target_survives_empty_and_tiny_inputs() {
     for (name, target) in targets::TARGETS {
-        for data in [&b""[..], b"\0", b"\xff", b"\n", b"\x01\n\r\n", b"\xef\xbb\xbf"] {
+        for data in [
+            &b""[..],
+            b"\0",
+            b"\xff",
+            b"\n",
+            b"\x01\n\r\n",
+            b"\xef\xbb\xbf",
+        ] {
             let outcome = std::panic::catch_unwind(|| target(data));
             assert!(outcome.is_ok(), "{name} fails on {data:?}");
         }

@@ -26,8 +26,11 @@ use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
 use hauser_kb::naive::ScanKb;
 use hauser_kb::{Kb, KbBuilder, Normalizer};
 
+/// A target's body: the fuzzer's bytes in, a panic on failure.
+pub type Target = fn(&[u8]);
+
 /// Every target, by the name of its fuzz binary and seed folder.
-pub const TARGETS: [(&str, fn(&[u8])); 9] = [
+pub const TARGETS: [(&str, Target); 9] = [
     ("score_input", score_input),
     ("extract", extract),
     ("rule_extractor", rule_extractor),
@@ -124,7 +127,10 @@ pub fn extract(data: &[u8]) {
     }
     assert_eq!(records, summary.extracted + summary.failed);
     let input_lines = body.split(|&b| b == b'\n').count();
-    assert!(records <= input_lines, "{records} records for {input_lines} lines");
+    assert!(
+        records <= input_lines,
+        "{records} records for {input_lines} lines"
+    );
 }
 
 /// The rule-based extractors (all comparators, "like" only), shared by the targets.
@@ -151,9 +157,16 @@ pub fn rule_extractor(data: &[u8]) {
     let x = rules(flags & 1 == 1);
     for c in x.comparisons(simile, literal) {
         let span = simile.get(c.vehicle_span.clone());
-        assert!(span.is_some(), "vehicle span {:?} in {simile:?}", c.vehicle_span);
+        assert!(
+            span.is_some(),
+            "vehicle span {:?} in {simile:?}",
+            c.vehicle_span
+        );
         for part in c.components.as_triple().into_iter().flatten() {
-            assert!(simile.contains(part), "{part:?} is not a slice of {simile:?}");
+            assert!(
+                simile.contains(part),
+                "{part:?} is not a slice of {simile:?}"
+            );
         }
     }
     let _ = x.extract(simile, literal);
@@ -183,8 +196,7 @@ pub fn kb_ingest(data: &[u8]) {
     let x: &dyn ComponentExtractor = rules(false);
     let path = Path::new("fuzz.in");
     let mut builder = KbBuilder::new(normalizer);
-    let report = match ingest_reader(Cursor::new(body), path, format, &mut builder, opts, Some(x))
-    {
+    let report = match ingest_reader(Cursor::new(body), path, format, &mut builder, opts, Some(x)) {
         Ok(r) => r,
         Err(e) => {
             assert!(!e.to_string().is_empty());
@@ -201,7 +213,10 @@ pub fn kb_ingest(data: &[u8]) {
     let mut scan = ScanKb::new(normalizer);
     let again = ingest_reader(Cursor::new(body), path, format, &mut scan, opts, Some(x))
         .expect("the scan reference ingests what the builder ingested");
-    assert_eq!(report, again, "builder and scan reference read the same rows");
+    assert_eq!(
+        report, again,
+        "builder and scan reference read the same rows"
+    );
     let kb = builder.build_in_memory().expect("an ingested KB builds");
     assert_eq!(kb.stats().rows, scan.rows.len() as u64);
 
@@ -222,7 +237,10 @@ pub fn kb_ingest(data: &[u8]) {
         let p = kb
             .pair_normalized(t, v)
             .unwrap_or_else(|| panic!("pair ({t:?}, {v:?}) missing from the index"));
-        assert!(close(p.relevance, relevance), "relevance {p:?} vs {relevance}");
+        assert!(
+            close(p.relevance, relevance),
+            "relevance {p:?} vs {relevance}"
+        );
         assert!(close(p.count, count), "count {p:?} vs {count}");
         let _ = kb.top_properties(t, v, 3);
     }
@@ -312,7 +330,8 @@ pub fn meta_eval(data: &[u8]) {
     };
     match result {
         Ok(value) => {
-            let written: Value = serde_json::from_slice(&out).expect("the output is one JSON value");
+            let written: Value =
+                serde_json::from_slice(&out).expect("the output is one JSON value");
             assert_eq!(written, value);
         }
         Err(e) => assert!(!e.to_string().is_empty()),
@@ -335,7 +354,11 @@ pub fn tokenizers(data: &[u8]) {
     for tok in treebank_legacy::word_tokenize_nltk345(&text) {
         assert!(!tok.is_empty(), "nltk 3.4.5 treebank: empty token");
     }
-    for t in [SacreTokenizer::T13a, SacreTokenizer::Intl, SacreTokenizer::None] {
+    for t in [
+        SacreTokenizer::T13a,
+        SacreTokenizer::Intl,
+        SacreTokenizer::None,
+    ] {
         let _ = t.tokenize(&text);
     }
     for tok in rouge::rouge_score_tokens(&text) {
@@ -438,7 +461,11 @@ pub fn text_metrics(data: &[u8]) {
             Err(e) => assert!(!e.to_string().is_empty()),
         }
         if let Ok(corpus) = metric.corpus_score(&hyps, &refs) {
-            assert!(corpus.score.is_finite(), "{name}: corpus score {}", corpus.score);
+            assert!(
+                corpus.score.is_finite(),
+                "{name}: corpus score {}",
+                corpus.score
+            );
         }
     }
 }
