@@ -50,10 +50,19 @@ fn split_first(data: &[u8]) -> (u8, &[u8]) {
     }
 }
 
+/// A scratch directory, removed when its thread ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 thread_local! {
     /// A private scratch directory per thread: the command-level targets go through files, and
     /// the tests run targets on several threads at once.
-    static SCRATCH: PathBuf = {
+    static SCRATCH: Scratch = {
         let thread = format!("{:?}", std::thread::current().id());
         let dir = std::env::temp_dir().join(format!(
             "hauser-fuzz-{}-{}",
@@ -61,12 +70,12 @@ thread_local! {
             thread.trim_start_matches("ThreadId(").trim_end_matches(')')
         ));
         std::fs::create_dir_all(&dir).expect("a scratch directory in the temporary directory");
-        dir
+        Scratch(dir)
     };
 }
 
 fn scratch(name: &str) -> PathBuf {
-    SCRATCH.with(|d| d.join(name))
+    SCRATCH.with(|d| d.0.join(name))
 }
 
 /// Sums of non-negative numbers added in different orders agree to a few ulps.
