@@ -81,7 +81,8 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
     /// The registry name, e.g. `bleu`, `chrf++`, `rougeL`.
     fn name(&self) -> &str;
 
-    /// The scale of [`TextMetric::corpus_score`]; sentence scores are always 0-1.
+    /// The scale of [`TextMetric::corpus_score`]; sentence scores are 0-1 (see
+    /// [`TextMetric::sentence_scores`] for the one exception).
     fn scale(&self) -> Scale;
 
     /// False for the diversity metrics, which read the hypotheses only.
@@ -92,7 +93,9 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
     /// The signature of the corpus score of `n_hyps` hypotheses against `n_refs` reference lists.
     fn signature(&self, n_hyps: usize, n_refs: usize) -> Signature;
 
-    /// One score per hypothesis, on the 0-1 scale.
+    /// One score per hypothesis, on the 0-1 scale. The exception is METEOR with NLTK 3.4.5
+    /// ([`MeteorVersion::V345`]): that release counts some stem matches twice, and its scores,
+    /// reproduced as it computes them, can exceed 1 (up to 2).
     ///
     /// # Errors
     /// Reference lists not aligned with the hypotheses, missing references, metric failures.

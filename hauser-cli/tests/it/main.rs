@@ -5,6 +5,8 @@ mod cli_score;
 mod common;
 mod embed;
 mod extract;
+/// The fuzz targets' bodies and the replay of the committed fuzz corpora.
+mod fuzz;
 mod io_layer;
 mod kb;
 mod limits;

@@ -1,0 +1,499 @@
+//! The bodies of the fuzz targets, one function per target taking the fuzzer's bytes.
+//!
+//! Two builds include this file: the coverage-guided fuzzer (`fuzz/`, outside the workspace,
+//! one libFuzzer binary per function) and this crate's tests (`fuzz::replay`), which run every
+//! committed seed and crash reproducer through the same functions on each `cargo test`. A
+//! target fails by panicking: either the code under test panicked on a user's bytes, or one of
+//! the invariants asserted here (records in = records out, index answers = naive answers, scores
+//! in range, every output line is JSON) does not hold.
+//!
+//! Targets whose first byte selects options say so; the rest of the input is the file's bytes.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use figlang_metrics::text::registry::{metric_by_name, TextMetric, TextMetricOptions, NAMES};
+use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
+use figlang_metrics::text::{porter, punkt::PunktModel, rouge, tokenize, treebank_legacy};
+use hauser_core::ComponentExtractor;
+use hauser_extract::{Comparator, RuleExtractor};
+use hauser_kb::format::{FORMAT_VERSION, HEADER_LEN, MAGIC};
+use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
+use hauser_kb::naive::ScanKb;
+use hauser_kb::{Kb, KbBuilder, Normalizer};
+
+/// A target's body: the fuzzer's bytes in, a panic on failure.
+pub type Target = fn(&[u8]);
+
+/// Every target, by the name of its fuzz binary and seed folder.
+pub const TARGETS: [(&str, Target); 9] = [
+    ("score_input", score_input),
+    ("extract", extract),
+    ("rule_extractor", rule_extractor),
+    ("kb_ingest", kb_ingest),
+    ("kb_index", kb_index),
+    ("meta_eval", meta_eval),
+    ("tokenizers", tokenizers),
+    ("text_metrics", text_metrics),
+    ("components_literal", components_literal),
+];
+
+/// The option byte and the rest (an empty input reads as option 0 and no bytes).
+fn split_first(data: &[u8]) -> (u8, &[u8]) {
+    match data.split_first() {
+        Some((&flags, rest)) => (flags, rest),
+        None => (0, data),
+    }
+}
+
+/// A scratch directory, removed when its thread ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+thread_local! {
+    /// A private scratch directory per thread: the command-level targets go through files, and
+    /// the tests run targets on several threads at once.
+    static SCRATCH: Scratch = {
+        let thread = format!("{:?}", std::thread::current().id());
+        let dir = std::env::temp_dir().join(format!(
+            "hauser-fuzz-{}-{}",
+            std::process::id(),
+            thread.trim_start_matches("ThreadId(").trim_end_matches(')')
+        ));
+        std::fs::create_dir_all(&dir).expect("a scratch directory in the temporary directory");
+        Scratch(dir)
+    };
+}
+
+fn scratch(name: &str) -> PathBuf {
+    SCRATCH.with(|d| d.0.join(name))
+}
+
+/// Sums of non-negative numbers added in different orders agree to a few ulps.
+fn close(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// `hauser score` input: JSONL or the HAUSER JSON array (`hauser_cli::input::from_bytes`).
+/// Every record carries its index in order and a line inside the file; the announced total is
+/// the number of records.
+pub fn score_input(data: &[u8]) {
+    let Ok(input) = hauser_cli::input::from_bytes(Path::new("fuzz.jsonl"), data.to_vec()) else {
+        return;
+    };
+    let lines = 1 + data.iter().filter(|&&b| b == b'\n').count();
+    let (total, mut seen, mut last_line) = (input.total, 0usize, 0usize);
+    for (i, rec) in input.records.enumerate() {
+        assert_eq!(rec.index, i, "records are numbered in order");
+        assert!(
+            rec.line >= last_line.max(1) && rec.line <= lines,
+            "record {i} on line {} (previous {last_line}, {lines} lines)",
+            rec.line
+        );
+        last_line = rec.line;
+        match &rec.group {
+            Ok(g) => assert_eq!(g.len(), g.candidates.len()),
+            Err(message) => assert!(!message.is_empty(), "an error record says why"),
+        }
+        seen += 1;
+    }
+    if let Some(total) = total {
+        assert_eq!(total, seen, "announced total = records produced");
+    }
+}
+
+/// `hauser extract` on a file (`hauser_cli::extract::run`): first byte bit 0 = `--like-only`.
+/// The run succeeds, every output line is a JSON object, and the summary counts them.
+pub fn extract(data: &[u8]) {
+    let (flags, body) = split_first(data);
+    let (input, output) = (scratch("extract.in"), scratch("extract.out"));
+    std::fs::write(&input, body).expect("write the scratch input");
+    let args = hauser_cli::extract::ExtractArgs {
+        input,
+        output: Some(output.clone()),
+        like_only: flags & 1 == 1,
+    };
+    let mut log = Vec::new();
+    let summary = hauser_cli::extract::run(&args, &mut log)
+        .unwrap_or_else(|e| panic!("extract fails on a readable input: {e}"));
+    let out = std::fs::read(&output).expect("read the scratch output");
+    let text = std::str::from_utf8(&out).expect("the output is UTF-8");
+    let mut records = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("output line {line:?} is not JSON: {e}"));
+        assert!(v.is_object(), "output line {line:?} is an object");
+        records += 1;
+    }
+    assert_eq!(records, summary.extracted + summary.failed);
+    let input_lines = body.split(|&b| b == b'\n').count();
+    assert!(
+        records <= input_lines,
+        "{records} records for {input_lines} lines"
+    );
+}
+
+/// The rule-based extractors (all comparators, "like" only), shared by the targets.
+fn rules(like_only: bool) -> &'static RuleExtractor {
+    static ALL: OnceLock<RuleExtractor> = OnceLock::new();
+    static LIKE: OnceLock<RuleExtractor> = OnceLock::new();
+    if like_only {
+        LIKE.get_or_init(|| RuleExtractor::new().with_comparators(&[Comparator::Like]))
+    } else {
+        ALL.get_or_init(RuleExtractor::new)
+    }
+}
+
+/// The rule-based extractor on a simile and an optional literal (split at the first newline;
+/// first byte bit 0 = "like" only, bit 1 = pass the literal). Components are exact slices of
+/// the sentence and the vehicle span points at the vehicle.
+pub fn rule_extractor(data: &[u8]) {
+    let (flags, body) = split_first(data);
+    let text = String::from_utf8_lossy(body);
+    let (simile, literal) = match text.split_once('\n') {
+        Some((s, l)) if flags & 2 != 0 => (s, Some(l)),
+        _ => (text.as_ref(), None),
+    };
+    let x = rules(flags & 1 == 1);
+    for c in x.comparisons(simile, literal) {
+        let span = simile.get(c.vehicle_span.clone());
+        assert!(
+            span.is_some(),
+            "vehicle span {:?} in {simile:?}",
+            c.vehicle_span
+        );
+        for part in c.components.as_triple().into_iter().flatten() {
+            assert!(
+                simile.contains(part),
+                "{part:?} is not a slice of {simile:?}"
+            );
+        }
+    }
+    let _ = x.extract(simile, literal);
+}
+
+/// Knowledge-base ingestion (`hauser_kb::ingest::ingest_reader`). First byte: bits 0-1 the
+/// format (MAPS-KB CSV, triplets, simile TSV, similes), bit 2 the normaliser, bit 3 fail on the
+/// first bad row (default: skip and count). The same input goes into the index builder and the
+/// naive scan reference: both see the same report, and the built index answers every pair and
+/// vehicle as the scan does, also after a write and re-open.
+pub fn kb_ingest(data: &[u8]) {
+    let (flags, body) = split_first(data);
+    let format = match flags & 3 {
+        0 => InputFormat::MapsKb,
+        1 => InputFormat::Triplets,
+        2 => InputFormat::SimileTsv,
+        _ => InputFormat::Similes,
+    };
+    let normalizer = if flags & 4 == 0 {
+        Normalizer::Reference
+    } else {
+        Normalizer::StripPunctuation
+    };
+    let opts = IngestOptions {
+        skip_bad_rows: flags & 8 == 0,
+    };
+    let x: &dyn ComponentExtractor = rules(false);
+    let path = Path::new("fuzz.in");
+    let mut builder = KbBuilder::new(normalizer);
+    let report = match ingest_reader(Cursor::new(body), path, format, &mut builder, opts, Some(x)) {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    if format != InputFormat::Similes && opts.skip_bad_rows {
+        assert_eq!(
+            report.rows_read,
+            report.triplets_added + report.bad_rows + report.empty_keys,
+            "every row read is added, bad or empty: {report:?}"
+        );
+    }
+    let mut scan = ScanKb::new(normalizer);
+    let again = ingest_reader(Cursor::new(body), path, format, &mut scan, opts, Some(x))
+        .expect("the scan reference ingests what the builder ingested");
+    assert_eq!(
+        report, again,
+        "builder and scan reference read the same rows"
+    );
+    let kb = builder.build_in_memory().expect("an ingested KB builds");
+    assert_eq!(kb.stats().rows, scan.rows.len() as u64);
+
+    let mut pairs: HashMap<(&str, &str), (f64, f64)> = HashMap::new();
+    let mut vehicles: HashMap<&str, f64> = HashMap::new();
+    let mut triplets: HashSet<(&str, &str, &str)> = HashSet::new();
+    for r in &scan.rows {
+        let e = pairs.entry((&r.topic, &r.vehicle)).or_default();
+        e.0 += r.count * r.plausibility;
+        e.1 += r.count;
+        *vehicles.entry(&r.vehicle).or_default() += r.count;
+        triplets.insert((&r.topic, &r.property, &r.vehicle));
+    }
+    let stats = kb.stats();
+    assert_eq!(stats.topic_vehicle_pairs, pairs.len() as u64);
+    assert_eq!(stats.triplets, triplets.len() as u64);
+    for (&(t, v), &(relevance, count)) in &pairs {
+        let p = kb
+            .pair_normalized(t, v)
+            .unwrap_or_else(|| panic!("pair ({t:?}, {v:?}) missing from the index"));
+        assert!(
+            close(p.relevance, relevance),
+            "relevance {p:?} vs {relevance}"
+        );
+        assert!(close(p.count, count), "count {p:?} vs {count}");
+        let _ = kb.top_properties(t, v, 3);
+    }
+    for (&v, &n) in &vehicles {
+        assert!(close(kb.vehicle_count_normalized(v), n), "N({v:?})");
+    }
+    let listed = kb.triplets().count();
+    assert_eq!(listed as u64, stats.triplets);
+
+    let mut bytes = Cursor::new(Vec::new());
+    let mut rebuilt = KbBuilder::new(normalizer);
+    ingest_reader(Cursor::new(body), path, format, &mut rebuilt, opts, Some(x))
+        .expect("ingests a third time");
+    rebuilt
+        .write_to(&mut bytes, path)
+        .expect("writes to memory");
+    let reopened = Kb::from_bytes(bytes.into_inner()).expect("a written index re-opens");
+    assert_eq!(reopened.stats(), stats, "write and re-open keep the KB");
+}
+
+/// Opening index bytes (`Kb::from_bytes`) and querying what opened. First byte bit 0: repair the
+/// magic, version, payload length and both checksums first, so that mutations reach the
+/// section checks and the queries instead of stopping at a checksum.
+pub fn kb_index(data: &[u8]) {
+    let (flags, body) = split_first(data);
+    let mut bytes = body.to_vec();
+    if flags & 1 == 1 && bytes.len() >= HEADER_LEN {
+        let payload_len = (bytes.len() - HEADER_LEN) as u64;
+        bytes[0..8].copy_from_slice(MAGIC);
+        bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes[24..32].copy_from_slice(&payload_len.to_le_bytes());
+        let sum = hauser_kb::hash::xxh64(&bytes[HEADER_LEN..]);
+        bytes[32..40].copy_from_slice(&sum.to_le_bytes());
+        let head = hauser_kb::hash::xxh64(&bytes[..120]);
+        bytes[120..128].copy_from_slice(&head.to_le_bytes());
+    }
+    let kb = match Kb::from_bytes(bytes) {
+        Ok(kb) => kb,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    let stats = kb.stats();
+    for i in 0..stats.topic_vehicle_pairs.min(64) as usize {
+        if let Some((t, v)) = kb.pair_keys(i) {
+            let _ = (kb.relevance(&t, &v), kb.pair(&t, &v), kb.vehicle_count(&v));
+            for hit in kb.top_properties(&t, &v, 4) {
+                let _ = kb.top_vehicles(&t, &hit.name, 4);
+            }
+        }
+    }
+    for id in 0..stats.strings.min(64) as u32 {
+        let s = kb.string(id);
+        let _ = (kb.string_id(&s), kb.vehicle_count_by_id(id));
+    }
+    let _ = kb.triplets().take(256).count();
+}
+
+/// `hauser meta-eval` and `hauser corr` on a TSV file. First byte bit 0: corr instead of
+/// meta-eval, bit 1: 20 bootstrap resamples. Either an error or one JSON line equal to the
+/// returned value.
+pub fn meta_eval(data: &[u8]) {
+    use hauser_cli::meta_eval::{run_corr, run_meta_eval, CorrArgs, MetaEvalArgs};
+    let (flags, body) = split_first(data);
+    let input = scratch("meta.tsv");
+    std::fs::write(&input, body).expect("write the scratch input");
+    let mut out = Vec::new();
+    let result = if flags & 1 == 0 {
+        let args = MetaEvalArgs {
+            input,
+            system_col: "system".into(),
+            segment_col: "segment".into(),
+            human_col: "human".into(),
+            metric_col: "metric".into(),
+            bootstrap: if flags & 2 != 0 { 20 } else { 0 },
+            seed: u64::from(flags >> 2),
+        };
+        run_meta_eval(&args, &mut out)
+    } else {
+        let args = CorrArgs {
+            input,
+            x: "human".into(),
+            y: "metric".into(),
+        };
+        run_corr(&args, &mut out)
+    };
+    match result {
+        Ok(value) => {
+            let written: Value =
+                serde_json::from_slice(&out).expect("the output is one JSON value");
+            assert_eq!(written, value);
+        }
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
+
+/// The tokenizers behind the text metrics: Punkt sentences, NLTK `word_tokenize` (current and
+/// 3.4.5), sacreBLEU 13a / intl / none, the rouge-score tokenizer, the Porter stemmer. No token
+/// is empty.
+pub fn tokenizers(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for s in PunktModel::english().sentences(&text) {
+        let _ = s.len();
+    }
+    for t in [NltkTokenizer::Current, NltkTokenizer::V345] {
+        for tok in t.tokenize(&text) {
+            assert!(!tok.is_empty(), "{t}: empty token in {text:?}");
+        }
+    }
+    for tok in treebank_legacy::word_tokenize_nltk345(&text) {
+        assert!(!tok.is_empty(), "nltk 3.4.5 treebank: empty token");
+    }
+    for t in [
+        SacreTokenizer::T13a,
+        SacreTokenizer::Intl,
+        SacreTokenizer::None,
+    ] {
+        let _ = t.tokenize(&text);
+    }
+    for tok in rouge::rouge_score_tokens(&text) {
+        assert!(!tok.is_empty(), "rouge-score: empty token in {text:?}");
+    }
+    for word in tokenize::py_split(&text).take(64) {
+        let _ = porter::stem(word);
+    }
+}
+
+/// Meteor needs WordNet: loaded once per process when the database is installed.
+fn meteor(nltk: NltkTokenizer) -> Option<&'static dyn TextMetric> {
+    static CURRENT: OnceLock<Option<Box<dyn TextMetric>>> = OnceLock::new();
+    static V345: OnceLock<Option<Box<dyn TextMetric>>> = OnceLock::new();
+    let cell = if nltk == NltkTokenizer::V345 {
+        &V345
+    } else {
+        &CURRENT
+    };
+    cell.get_or_init(|| {
+        let options = TextMetricOptions {
+            nltk,
+            ..TextMetricOptions::default()
+        };
+        metric_by_name("meteor", &options).ok()
+    })
+    .as_deref()
+}
+
+/// Every registered text metric on hypothesis lines and reference lines (split at the first
+/// NUL; a second NUL starts a second reference list). First byte: sacreBLEU tokenizer (mod 3),
+/// bit 2 lowercase, bit 3 NLTK 3.4.5, bits 4-5 the ROUGE implementation, bit 6 pltrdy
+/// pre-tokenisation, bit 7 keep the reference lists unaligned (an error, never a panic).
+/// Sentence scores are in [0, 1] (NLTK 3.4.5 METEOR: [0, 2]), one per hypothesis; reference lists that are not line-aligned
+/// are refused; corpus scores are finite.
+pub fn text_metrics(data: &[u8]) {
+    let (flags, body) = split_first(data);
+    let text = String::from_utf8_lossy(body);
+    let mut parts = text.split('\0');
+    let hyps: Vec<String> = parts
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut refs: Vec<Vec<String>> = parts
+        .take(2)
+        .map(|p| p.lines().map(str::to_string).collect())
+        .collect();
+    let aligned = flags & 0x80 == 0;
+    if aligned {
+        for r in &mut refs {
+            r.resize(hyps.len(), String::new());
+        }
+    }
+    let nltk = if flags & 8 != 0 {
+        NltkTokenizer::V345
+    } else {
+        NltkTokenizer::Current
+    };
+    let options = TextMetricOptions {
+        sacre_tokenizer: ["13a", "intl", "none"][usize::from(flags % 3)].into(),
+        lowercase: flags & 4 != 0,
+        nltk,
+        rouge_impl: ["rouge-score", "pltrdy", "pltrdy-0.3.2", "rouge-score"]
+            [usize::from((flags >> 4) & 3)]
+        .into(),
+        rouge_pretokenize: flags & 0x40 != 0,
+        ..TextMetricOptions::default()
+    };
+    for name in NAMES {
+        let owned;
+        let metric: &dyn TextMetric = if name == "meteor" {
+            match meteor(nltk) {
+                Some(m) => m,
+                None => continue,
+            }
+        } else {
+            owned = metric_by_name(name, &options)
+                .unwrap_or_else(|e| panic!("{name} builds with valid options: {e}"));
+            owned.as_ref()
+        };
+        let misaligned = refs.iter().any(|r| r.len() != hyps.len());
+        match metric.sentence_scores(&hyps, &refs) {
+            Ok(scores) => {
+                assert!(
+                    !(misaligned && metric.needs_references()),
+                    "{name} scores reference lists that are not line-aligned"
+                );
+                assert_eq!(scores.len(), hyps.len(), "{name}: one score per hypothesis");
+                // NLTK 3.4.5's METEOR, reproduced bug for bug, counts some stem matches twice
+                // and can exceed 1 (precision and recall at most 2 each).
+                let top = if name == "meteor" && nltk == NltkTokenizer::V345 {
+                    2.0
+                } else {
+                    1.0
+                };
+                for s in scores {
+                    assert!(
+                        (-1e-9..=top + 1e-9).contains(&s),
+                        "{name}: sentence score {s} outside [0, {top}]"
+                    );
+                }
+            }
+            // Documented refusals (Self-BLEU of one generation, pltrdy ROUGE of an empty
+            // reference, ...) are errors with a message, never panics.
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+        if let Ok(corpus) = metric.corpus_score(&hyps, &refs) {
+            assert!(
+                corpus.score.is_finite(),
+                "{name}: corpus score {}",
+                corpus.score
+            );
+        }
+    }
+}
+
+/// The Python list-of-tuples literal of the HAUSER release's components column.
+pub fn components_literal(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(list) = hauser_core::parse_components_literal(text) {
+        for c in list {
+            let _ = c.as_triple();
+        }
+    }
+}
