@@ -75,7 +75,7 @@ fn precision(s: &str) -> Result<Precision, String> {
 /// Where and how the models of a subcommand run; shared by every command that loads one.
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct DeviceArgs {
-    /// Device of the models: cpu, cuda[:N] or metal[:N] (GPUs need a build with the `cuda`
+    /// Device of the models: cpu, cuda or cuda:N, metal or metal:N (GPUs need a build with the `cuda`
     /// or `metal` feature).
     #[arg(long, value_name = "DEVICE", default_value = "cpu", value_parser = device)]
     pub device: DeviceSpec,
