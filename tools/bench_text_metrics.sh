@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Text-metric benchmark against sacreBLEU in one run (see tools/bench_text_metrics.py).
-# Needs a Python with sacrebleu==2.4.3 (PYTHON, default /work/pyref/bin/python).
+# Needs a Python with sacrebleu==2.4.3 (PYTHON, default: the tools/pyref.sh environment).
 # BENCH_N (pairs, 100000) and BENCH_REPEAT (runs per side, best kept, 1) pass through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON="${PYTHON:-/work/pyref/bin/python}"
+PYTHON="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}"
 cargo build --release -p hauser-benches --bin bench_text
 "$PYTHON" tools/bench_text_metrics.py target/release/bench_text

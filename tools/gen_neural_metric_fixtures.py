@@ -12,7 +12,7 @@ RoBERTa and, in the transformers releases before 4.24 where `DebertaTokenizer` d
 RoBERTa and DeBERTa v1 inputs), which is figlang-metrics' default. One DeBERTa case runs
 without the space (`prefix_space: false`), as bert_score does on transformers 5.
 
-Run from the repository root: /work/pyref/bin/python tools/gen_neural_metric_fixtures.py
+Run from the repository root: "$(bash tools/pyref.sh)" tools/gen_neural_metric_fixtures.py
 """
 import json
 import math

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the golden fixtures of figlang_metrics::stats.
 
-Usage: /work/pyref/bin/python tools/gen_stats_fixtures.py
+Usage: "$(bash tools/pyref.sh)" tools/gen_stats_fixtures.py
 
 Writes figlang-metrics/tests/fixtures/stats_*.json from SciPy, statsmodels, scikit-learn and the
 `krippendorff` package on hand-written inputs (ties, small n, constant vectors, missing values).

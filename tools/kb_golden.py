@@ -7,7 +7,7 @@ expressions, which are data (the pattern strings), and run through Python's `re`
 fixture records what CPython actually does with them. XXH64 values come from the `xxhash`
 package (3.5.0).
 
-Usage: /work/pyref/bin/python tools/kb_golden.py > hauser-kb/tests/fixtures/kb_golden.json
+Usage: "$(bash tools/pyref.sh)" tools/kb_golden.py > hauser-kb/tests/fixtures/kb_golden.json
 """
 import json
 import platform
