@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -88,4 +88,14 @@ pub fn wordnet_dir() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// The names of the entries of `dir`, sorted (to check that no temporary file is left).
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }

@@ -295,10 +295,7 @@ fn kb_build_reads_stdin_bom_and_crlf_and_stats_reads_an_index_from_stdin() {
     assert_eq!(stats[0], stats[1], "a BOM does not change the index");
     assert_eq!(stats[0], stats[2], "CRLF does not change the index");
     // No temporary file is left beside the outputs.
-    let names: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names = files_in(dir.path());
     assert_eq!(names.len(), 3, "{names:?}");
 }
 
@@ -383,8 +380,8 @@ fn a_failed_run_leaves_an_existing_output_untouched() {
             "{args:?}"
         );
     }
-    let names = std::fs::read_dir(dir.path()).unwrap().count();
-    assert_eq!(names, 1, "no temporary file left behind");
+    let names = files_in(dir.path());
+    assert_eq!(names.len(), 1, "no temporary file left behind: {names:?}");
 }
 
 #[test]
@@ -668,12 +665,9 @@ fn a_killed_run_leaves_no_output_and_the_next_run_removes_its_leftover() {
         .spawn()
         .unwrap();
     let temp_exists = || {
-        std::fs::read_dir(dir.path()).unwrap().any(|e| {
-            e.unwrap()
-                .file_name()
-                .to_string_lossy()
-                .starts_with(".synth.csv.")
-        })
+        files_in(dir.path())
+            .iter()
+            .any(|n| n.starts_with(".synth.csv."))
     };
     let start = std::time::Instant::now();
     while !temp_exists() && start.elapsed() < std::time::Duration::from_secs(30) {

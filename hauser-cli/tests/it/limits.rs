@@ -27,15 +27,6 @@ fn stderr(out: &Output) -> String {
 }
 
 /// The files left in `dir`, by name.
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 fn assert_refused(out: &Output, needle: &str) {
     let err = stderr(out);
     assert_eq!(out.status.code(), Some(2), "{err}");
