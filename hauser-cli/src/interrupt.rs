@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use hauser_core::limits::Monitor;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::error::CliError;
 
@@ -70,17 +70,12 @@ impl CliMonitor {
         }
     }
 
-    /// A bar counting `total` bytes, labelled `what`.
-    pub fn bytes(total: u64, what: &str) -> Self {
+    /// A bar counting `total` bytes (a spinner when unknown), labelled `what`.
+    pub fn bytes(total: Option<u64>, what: &str) -> Self {
         install();
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, eta {eta})",
-        ) {
-            bar.set_style(style);
+        Self {
+            bar: crate::progress::bytes(total, what),
         }
-        bar.set_message(what.to_string());
-        Self { bar }
     }
 
     /// The progress bar (e.g. to change its message between phases).

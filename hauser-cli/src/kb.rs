@@ -158,11 +158,10 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     let mut out = OutputFile::create(Some(&a.out), &[&a.input])?;
     // Progress in bytes read; standard input has no known size.
     let size = if files::is_stdin(&a.input) {
-        0
+        None
     } else {
-        std::fs::metadata(&a.input)
-            .map_err(|e| CliError::io(&a.input, e))?
-            .len()
+        let meta = std::fs::metadata(&a.input).map_err(|e| CliError::io(&a.input, e))?;
+        Some(meta.len())
     };
     let monitor = CliMonitor::bytes(size, "kb build: reading");
     let reader = std::io::BufReader::with_capacity(
