@@ -150,10 +150,12 @@ def main() -> int:
         cells = [line.split("\t") for line in part]
         hyps = "\n".join(c[2] for c in cells if len(c) > 3)
         refs = "\n".join(c[3] for c in cells if len(c) > 3)
-        write(out, "text_metrics", bytes([rng.randrange(256)]) + f"{hyps}\0{refs}".encode())
-        write(out, "tokenizers", "\n".join(c[1] for c in cells if len(c) > 1).encode())
-    for line in (data / "narratives/simile/dev.jsonl").read_text(encoding="utf-8").splitlines()[: n // 2]:
-        write(out, "tokenizers", json.loads(line)["narrative"].encode())
+        # options byte, then the metric (its index in NAMES, mod 13): every metric gets seeds.
+        write(out, "text_metrics", bytes([rng.randrange(256), k % 13]) + f"{hyps}\0{refs}".encode())
+        # the first byte picks the tokenizer (mod 8)
+        write(out, "tokenizers", bytes([k % 8]) + "\n".join(c[1] for c in cells if len(c) > 1).encode())
+    for k, line in enumerate((data / "narratives/simile/dev.jsonl").read_text(encoding="utf-8").splitlines()[: n // 2]):
+        write(out, "tokenizers", bytes([k % 8]) + json.loads(line)["narrative"].encode())
     print(f"fuzz_seeds: seeds in {out}: " + ", ".join(f"{d.name} {len(list(d.iterdir()))}" for d in sorted(out.iterdir())))
     return 0
 

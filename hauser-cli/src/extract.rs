@@ -7,8 +7,8 @@
 //! cannot be read gives `{"line", "error"}` instead and the run goes on, so that output line N
 //! always answers input line N.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Deserialize;
@@ -106,21 +106,7 @@ pub fn run(args: &ExtractArgs, log: &mut dyn Write) -> Result<ExtractSummary, Cl
     let reader = files::open(&args.input)?;
     let out_path = out.path().to_path_buf();
     let x = extractor(args);
-    let mut summary = ExtractSummary::default();
-    for line in files::lines(reader) {
-        let line = line.map_err(|e| CliError::io(&args.input, e))?;
-        let record = match &line.text {
-            Ok(text) if text.trim().is_empty() => blank_record(),
-            Ok(text) => extract_line(&x, text, line.number),
-            Err(message) => json!({"line": line.number, "error": message}),
-        };
-        if record.get("error").is_some() {
-            summary.failed += 1;
-        } else {
-            summary.extracted += 1;
-        }
-        writeln!(out, "{record}").map_err(|e| CliError::io(&out_path, e))?;
-    }
+    let summary = extract_lines(reader, &args.input, &x, &mut out, &out_path)?;
     out.commit()?;
     writeln!(
         log,
@@ -130,5 +116,36 @@ pub fn run(args: &ExtractArgs, log: &mut dyn Write) -> Result<ExtractSummary, Cl
         x.signature()
     )
     .map_err(|e| CliError::io(&out_path, e))?;
+    Ok(summary)
+}
+
+/// The body of [`run`] without its files: one record per line of `reader` (opened with
+/// [`files::open`] or [`files::buffered`], which drop the BOM) written to `out`. `input` and `out_path` name the two ends in
+/// errors.
+///
+/// # Errors
+/// An unreadable input or an unwritable output.
+pub fn extract_lines<R: BufRead>(
+    reader: R,
+    input: &Path,
+    x: &dyn ComponentExtractor,
+    out: &mut dyn Write,
+    out_path: &Path,
+) -> Result<ExtractSummary, CliError> {
+    let mut summary = ExtractSummary::default();
+    for line in files::lines(reader) {
+        let line = line.map_err(|e| CliError::io(input, e))?;
+        let record = match &line.text {
+            Ok(text) if text.trim().is_empty() => blank_record(),
+            Ok(text) => extract_line(x, text, line.number),
+            Err(message) => json!({"line": line.number, "error": message}),
+        };
+        if record.get("error").is_some() {
+            summary.failed += 1;
+        } else {
+            summary.extracted += 1;
+        }
+        writeln!(out, "{record}").map_err(|e| CliError::io(out_path, e))?;
+    }
     Ok(summary)
 }

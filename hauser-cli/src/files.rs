@@ -92,22 +92,27 @@ pub type InputReader = Box<dyn BufRead + Send>;
 /// # Errors
 /// [`CliError::Io`] naming the file.
 pub fn open(path: &Path) -> Result<InputReader, CliError> {
-    let err = |e| CliError::io(path, e);
     if is_stdin(path) {
-        let mut stdin = std::io::stdin();
-        let head = skip_bom(&mut stdin).map_err(err)?;
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            head.chain(stdin),
-        )))
+        buffered(path, std::io::stdin())
     } else {
-        let mut file = File::open(path).map_err(err)?;
-        let head = skip_bom(&mut file).map_err(err)?;
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            head.chain(file),
-        )))
+        buffered(path, File::open(path).map_err(|e| CliError::io(path, e))?)
     }
+}
+
+/// A buffered reader of `reader`'s bytes without their byte-order mark: what [`open`] returns
+/// for a file, for a source that is already open (`path` names it in errors).
+///
+/// # Errors
+/// [`CliError::Io`] when the first bytes cannot be read.
+pub fn buffered<R: Read + Send + 'static>(
+    path: &Path,
+    mut reader: R,
+) -> Result<InputReader, CliError> {
+    let head = skip_bom(&mut reader).map_err(|e| CliError::io(path, e))?;
+    Ok(Box::new(BufReader::with_capacity(
+        1 << 16,
+        head.chain(reader),
+    )))
 }
 
 /// Reads a whole input into memory (`-` for standard input), without its byte-order mark.

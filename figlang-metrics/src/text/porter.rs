@@ -69,8 +69,10 @@ fn ends_cvc(w: &[char]) -> bool {
 }
 
 fn ends_with(w: &[char], suffix: &str) -> bool {
-    let s: Vec<char> = suffix.chars().collect();
-    w.len() >= s.len() && w[w.len() - s.len()..] == s[..]
+    // Compared from the end without collecting the suffix: the stemmer calls this for every
+    // rule of every step, and METEOR stems every word of every sentence pair.
+    let mut tail = w.iter().rev();
+    suffix.chars().rev().all(|c| tail.next() == Some(&c))
 }
 
 fn strip(w: &[char], suffix: &str) -> Vec<char> {

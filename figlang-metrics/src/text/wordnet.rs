@@ -204,14 +204,15 @@ impl WordNet {
         if line.get(..8) != Some(format!("{offset:08}").as_str()) {
             return Vec::new();
         }
-        let cols = line.split('|').next().unwrap_or("");
-        let t: Vec<&str> = cols.split_whitespace().collect();
-        let n = t
-            .get(3)
+        // synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt ... | gloss:
+        // only the words are needed, so the (often long) pointer list is never split.
+        let mut cols = line.split('|').next().unwrap_or("").split_whitespace();
+        let n = cols
+            .nth(3)
             .and_then(|h| usize::from_str_radix(h, 16).ok())
             .unwrap_or(0);
-        (0..n)
-            .filter_map(|k| t.get(4 + 2 * k))
+        cols.step_by(2)
+            .take(n)
             .map(|name| strip_syntactic_marker(name).to_string())
             .collect()
     }
