@@ -5,7 +5,9 @@
 //! - a leading UTF-8 byte-order mark is removed before any parser sees the bytes, and readers
 //!   accept CRLF line endings (see [`lines`]);
 //! - inputs read whole into memory are checked against a limit before allocating
-//!   ([`max_input_bytes`], `HAUSER_MAX_INPUT_BYTES`);
+//!   ([`max_input_bytes`]: `HAUSER_MAX_INPUT_BYTES`, default 4 GiB, never above the memory
+//!   limit of [`hauser_core::limits`], `HAUSER_MAX_MEMORY`), and reserved through
+//!   [`hauser_core::limits::try_reserve`] like every other allocation sized from a file;
 //! - outputs are written to a temporary file in the target directory and renamed over the
 //!   target only when the command succeeds ([`OutputFile`]), so an interrupted, crashed or
 //!   failed run (disk full...) never leaves a truncated file where the output belongs;
@@ -16,15 +18,18 @@ use std::fs::{File, Metadata};
 use std::io::{BufRead, BufReader, BufWriter, Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 
+use hauser_core::limits;
+
 use crate::error::CliError;
 
 /// The UTF-8 encoding of U+FEFF, written at the start of files by some Windows editors.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Default limit on an input read whole into memory: 4 GiB.
+/// Default limit on an input read whole into memory (and on one line): 4 GiB.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 4 << 30;
 
-/// Environment variable replacing [`DEFAULT_MAX_INPUT_BYTES`] (a number of bytes).
+/// Environment variable replacing [`DEFAULT_MAX_INPUT_BYTES`]: bytes, or a number with a `K`,
+/// `M`, `G` or `T` suffix, as `HAUSER_MAX_MEMORY` ([`hauser_core::limits::parse_size`]).
 pub const MAX_INPUT_ENV: &str = "HAUSER_MAX_INPUT_BYTES";
 
 /// Whether `path` names standard input (`-`).
@@ -32,13 +37,35 @@ pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// The limit on inputs read whole into memory: `HAUSER_MAX_INPUT_BYTES` when set to a number,
-/// else [`DEFAULT_MAX_INPUT_BYTES`].
+/// The limit on one input read whole into memory, and on one line of a streamed input:
+/// `HAUSER_MAX_INPUT_BYTES` when set, else [`DEFAULT_MAX_INPUT_BYTES`], and never more than the
+/// memory limit ([`hauser_core::limits::memory_limit`]). A setting that is not a size counts as
+/// unset here; [`check_settings`] refuses it when the command starts.
 pub fn max_input_bytes() -> u64 {
-    std::env::var(MAX_INPUT_ENV)
+    let set = std::env::var(MAX_INPUT_ENV)
         .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+        .and_then(|v| limits::parse_size(&v));
+    let memory = limits::memory_limit().ok().flatten().map(|(l, _)| l);
+    set.unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+        .min(memory.unwrap_or(u64::MAX))
+}
+
+/// Checks the size settings of the environment (`HAUSER_MAX_INPUT_BYTES`,
+/// `HAUSER_MAX_MEMORY`) before a command starts, so that a typo is an error rather than a
+/// limit silently left at its default.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the variable and its value.
+pub fn check_settings() -> Result<(), CliError> {
+    if let Ok(v) = std::env::var(MAX_INPUT_ENV) {
+        if limits::parse_size(&v).is_none() {
+            return Err(CliError::Usage(format!(
+                "{MAX_INPUT_ENV}={v:?} is not a size (use bytes or a number with K, M, G or T, e.g. 512M)"
+            )));
+        }
+    }
+    limits::memory_limit().map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(())
 }
 
 /// Refuses a run where more than one input flag names standard input: they would compete for
@@ -151,9 +178,7 @@ pub fn read_limited<R: Read>(path: &Path, mut reader: R) -> Result<Vec<u8>, CliE
     }
     let mut bytes = Vec::new();
     let want = usize::try_from(known.unwrap_or(0)).unwrap_or(usize::MAX);
-    bytes
-        .try_reserve_exact(want)
-        .map_err(|_| too_large(known, "the memory cannot be reserved"))?;
+    limits::try_reserve(&mut bytes, &format!("reading {}", path.display()), want)?;
     // One byte past the limit tells "exactly at the limit" from "over it" without a second pass.
     reader
         .by_ref()

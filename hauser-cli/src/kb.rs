@@ -152,6 +152,8 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     let mut builder = KbBuilder::new(normalizer);
     let opts = IngestOptions {
         skip_bad_rows: a.skip_bad_rows,
+        // The same line limit as every other line reader of the CLI.
+        max_line_bytes: files::max_input_bytes().min(files::MAX_LINE_BYTES),
     };
     // Refused before the (possibly long) ingestion.
     output_file_only("kb build", &a.out)?;

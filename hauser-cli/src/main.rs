@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, extract, kb, meta_eval, metric, score};
+use hauser_cli::{embed, extract, files, kb, meta_eval, metric, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +38,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stderr = std::io::stderr();
+    if let Err(e) = files::check_settings() {
+        eprintln!("hauser: error: {e}");
+        return ExitCode::from(e.exit_code());
+    }
     let result = match &cli.command {
         Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
         Command::Embed(args) => embed::run(args, &mut stderr).map(|s| s.failed == 0),

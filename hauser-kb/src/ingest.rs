@@ -57,11 +57,59 @@ pub enum InputFormat {
     Similes,
 }
 
+/// The default longest line ingestion reads: 64 MiB, far above any real row.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// Ingestion options.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct IngestOptions {
     /// Count and report malformed rows instead of failing on the first.
     pub skip_bad_rows: bool,
+    /// The longest line read, in bytes (default [`MAX_LINE_BYTES`]). A longer line of a
+    /// line-based format (triplets, simile TSV, similes) is a bad row, skipped without being
+    /// held in memory; in MAPS-KB CSV, whose records the `csv` crate buffers, it ends the run
+    /// with an error naming the line. Either way a file without line breaks cannot exhaust
+    /// memory.
+    pub max_line_bytes: u64,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        Self {
+            skip_bad_rows: false,
+            max_line_bytes: MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// A reader that fails (as an I/O error of kind `InvalidData`) as soon as a line grows past
+/// `cap` bytes, so that a CSV parser never buffers an unbounded record.
+struct LineCapped<R> {
+    inner: R,
+    cap: u64,
+    run: u64,
+    line: u64,
+}
+
+impl<R: Read> Read for LineCapped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                self.run = 0;
+                self.line += 1;
+            } else {
+                self.run += 1;
+                if self.run > self.cap {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("line {} is longer than {} bytes", self.line + 1, self.cap),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// What an ingestion run read.
@@ -191,6 +239,12 @@ fn maps_kb<R: Read, S: TripletSink + ?Sized>(
     ctx: &mut Ctx<'_>,
     sink: &mut S,
 ) -> Result<()> {
+    let reader = LineCapped {
+        inner: reader,
+        cap: ctx.opts.max_line_bytes,
+        run: 0,
+        line: 0,
+    };
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
@@ -306,15 +360,24 @@ fn for_each_row<'a, R: BufRead>(
 ) -> Result<()> {
     let mut buf = Vec::with_capacity(256);
     let mut line = 0u64;
+    let cap = ctx.opts.max_line_bytes;
     loop {
         buf.clear();
-        let n = reader
+        // At most one byte past the cap (a line of exactly `cap` bytes keeps its '\n').
+        let n = (&mut reader)
+            .take(cap.saturating_add(1))
             .read_until(b'\n', &mut buf)
             .map_err(|e| KbError::io(ctx.path, e))?;
         if n == 0 {
             return Ok(());
         }
         line += 1;
+        if buf.len() as u64 > cap && buf.last() != Some(&b'\n') {
+            skip_line(&mut reader).map_err(|e| KbError::io(ctx.path, e))?;
+            ctx.report.rows_read += 1;
+            ctx.bad(line, format!("line longer than {cap} bytes (skipped)"))?;
+            continue;
+        }
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
@@ -325,6 +388,26 @@ fn for_each_row<'a, R: BufRead>(
             }
             Ok(text) if text.trim().is_empty() => {}
             Ok(text) => f(ctx, line, text)?,
+        }
+    }
+}
+
+/// Consumes the rest of the current line (through its '\n'), a buffer at a time.
+fn skip_line<R: BufRead>(reader: &mut R) -> std::io::Result<()> {
+    loop {
+        let avail = reader.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(());
+        }
+        match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = avail.len();
+                reader.consume(n);
+            }
         }
     }
 }

@@ -221,6 +221,42 @@ fn metric_refuses_an_input_above_the_memory_limit() {
     assert!(stderr(&out).contains("too large"), "{}", stderr(&out));
 }
 
+#[test]
+fn input_limit_follows_the_memory_limit_and_takes_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "a cat sat on the mat\n".repeat(100);
+    let (h, r) = metric_files(dir.path(), "", &line, &line);
+    let run = |envs: &[(&str, &str)]| {
+        let mut cmd = hauser();
+        cmd.args(["metric", "chrf", "--hyp", s(&h), "--ref", s(&r)]);
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    // A memory limit below the input's size bounds the input too, without a second setting.
+    let out = run(&[("HAUSER_MAX_MEMORY", "1K")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("too large"), "{}", stderr(&out));
+    // The input limit takes the same sizes as the memory limit.
+    assert_eq!(
+        run(&[("HAUSER_MAX_INPUT_BYTES", "1K")]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&[("HAUSER_MAX_INPUT_BYTES", "1M")]).status.code(),
+        Some(0)
+    );
+    // A setting that is not a size is refused up front instead of being ignored.
+    let out = run(&[("HAUSER_MAX_INPUT_BYTES", "lots")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("HAUSER_MAX_INPUT_BYTES=\"lots\" is not a size"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 const TSV: &str = "system\tsegment\thuman\tmetric\nA\t1\t1\t0.1\nA\t2\t2\t0.2\nB\t1\t3\t0.3\nB\t2\t4\t0.5\nC\t1\t5\t0.4\nC\t2\t6\t0.9\n";
 
 #[test]

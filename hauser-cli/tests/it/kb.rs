@@ -121,6 +121,38 @@ fn malformed_rows_stop_the_build_or_are_counted() {
 }
 
 #[test]
+fn a_line_past_the_input_limit_is_a_bad_row_like_in_every_line_reader() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("kb.tsv");
+    let text = format!(
+        "{TRIPLETS}{}\tcold\tice\t1\nhe\tsly\tfox\t2\n",
+        "x".repeat(200)
+    );
+    std::fs::write(&input, text).expect("write input");
+    let index = dir.path().join("kb.idx");
+    let out = hauser()
+        .args([
+            "kb",
+            "build",
+            "--format",
+            "triplets",
+            "--skip-bad-rows",
+            "--input",
+        ])
+        .arg(&input)
+        .arg("--out")
+        .arg(&index)
+        .env("HAUSER_MAX_INPUT_BYTES", "100")
+        .output()
+        .expect("run hauser");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["ingest"]["rows_read"], 7);
+    assert_eq!(report["ingest"]["bad_rows"], 1);
+    assert_eq!(report["index"]["triplets"], 6);
+}
+
+#[test]
 fn corrupt_index_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (index, _) = build(dir.path(), TRIPLETS, &[]);

@@ -16,6 +16,7 @@ fn ingest(text: &str, format: InputFormat, skip: bool) -> Result<(Kb, IngestRepo
         &mut b,
         IngestOptions {
             skip_bad_rows: skip,
+            ..IngestOptions::default()
         },
         None,
     )?;
@@ -128,6 +129,7 @@ fn invalid_utf8_and_empty_keys() {
         &mut b,
         IngestOptions {
             skip_bad_rows: true,
+            ..IngestOptions::default()
         },
         None,
     )
@@ -203,6 +205,7 @@ fn plain_similes_go_through_an_extractor() {
         &mut b,
         IngestOptions {
             skip_bad_rows: true,
+            ..IngestOptions::default()
         },
         Some(&LikeSplitter),
     )
@@ -225,4 +228,42 @@ fn plain_similes_go_through_an_extractor() {
     )
     .unwrap_err();
     assert!(matches!(err, KbError::BadInput { .. }));
+}
+
+/// Ingests `text` with a 32-byte line limit.
+fn ingest_capped(text: &str, format: InputFormat) -> Result<IngestReport, KbError> {
+    let mut b = KbBuilder::new(Normalizer::Reference);
+    ingest_reader(
+        Cursor::new(text.to_string()),
+        Path::new("input.txt"),
+        format,
+        &mut b,
+        IngestOptions {
+            skip_bad_rows: true,
+            max_line_bytes: 32,
+        },
+        None,
+    )
+}
+
+#[test]
+fn a_line_past_the_limit_is_a_bad_row_or_a_clear_error_never_a_buffered_gigabyte() {
+    let long = "x".repeat(100);
+    // Line-based formats: the long line is one bad row; the rows around it are read.
+    let tsv = format!("boy\tquick\twind\t4\n{long}\tquick\twind\t1\ngirl\tquick\tdeer\t1\n");
+    let report = ingest_capped(&tsv, InputFormat::Triplets).expect("ingest");
+    assert_eq!(report.rows_read, 3);
+    assert_eq!(report.triplets_added, 2);
+    assert_eq!(report.bad_rows, 1);
+    // Exactly at the limit is still a row (32 bytes, then the line break).
+    let at = format!("{}\tq\tv\t1\n", "t".repeat(32 - 6));
+    assert_eq!(at.len(), 33);
+    let report = ingest_capped(&at, InputFormat::Triplets).expect("ingest");
+    assert_eq!((report.rows_read, report.triplets_added), (1, 1));
+    // MAPS-KB CSV: the run stops with an error that names the line.
+    let csv = format!("topic,property,vehicle,count\nboy,quick,wind,4\n{long},q,v,1\n");
+    let err = ingest_capped(&csv, InputFormat::MapsKb)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 3 is longer than 32 bytes"), "{err}");
 }

@@ -22,7 +22,7 @@ use figlang_metrics::text::{porter, punkt::PunktModel, rouge, tokenize, treebank
 use hauser_core::ComponentExtractor;
 use hauser_extract::{Comparator, RuleExtractor};
 use hauser_kb::format::{FORMAT_VERSION, HEADER_LEN, MAGIC};
-use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
+use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat, MAX_LINE_BYTES};
 use hauser_kb::naive::ScanKb;
 use hauser_kb::{Kb, KbBuilder, Normalizer};
 
@@ -181,7 +181,7 @@ pub fn rule_extractor(data: &[u8]) {
 
 /// Knowledge-base ingestion (`hauser_kb::ingest::ingest_reader`). First byte: bits 0-1 the
 /// format (MAPS-KB CSV, triplets, simile TSV, similes), bit 2 the normaliser, bit 3 fail on the
-/// first bad row (default: skip and count). The same input goes into the index builder and the
+/// first bad row (default: skip and count), bit 4 a 24-byte line limit. The same input goes into the index builder and the
 /// naive scan reference: both see the same report, and the index, written and re-opened,
 /// answers every pair and vehicle as the scan does.
 pub fn kb_ingest(data: &[u8]) {
@@ -199,6 +199,8 @@ pub fn kb_ingest(data: &[u8]) {
     };
     let opts = IngestOptions {
         skip_bad_rows: flags & 8 == 0,
+        // A short line limit, so that the long-line paths are reached with small inputs.
+        max_line_bytes: if flags & 16 != 0 { 24 } else { MAX_LINE_BYTES },
     };
     let x: &dyn ComponentExtractor = rules(false);
     let path = Path::new("fuzz.in");
