@@ -8,16 +8,25 @@ use hauser_kb::ingest::{ingest_path, ingest_reader, IngestOptions, IngestReport,
 use hauser_kb::{Kb, KbBuilder, KbError, Normalizer};
 
 fn ingest(text: &str, format: InputFormat, skip: bool) -> Result<(Kb, IngestReport), KbError> {
+    let opts = IngestOptions {
+        skip_bad_rows: skip,
+        ..IngestOptions::default()
+    };
+    ingest_with(text, format, opts)
+}
+
+fn ingest_with(
+    text: &str,
+    format: InputFormat,
+    opts: IngestOptions,
+) -> Result<(Kb, IngestReport), KbError> {
     let mut b = KbBuilder::new(Normalizer::Reference);
     let report = ingest_reader(
         Cursor::new(text.to_string()),
         Path::new("input.txt"),
         format,
         &mut b,
-        IngestOptions {
-            skip_bad_rows: skip,
-            ..IngestOptions::default()
-        },
+        opts,
         None,
     )?;
     Ok((b.build_in_memory()?, report))
@@ -230,20 +239,13 @@ fn plain_similes_go_through_an_extractor() {
     assert!(matches!(err, KbError::BadInput { .. }));
 }
 
-/// Ingests `text` with a 32-byte line limit.
+/// Ingests `text`, skipping bad rows, with a 32-byte line limit.
 fn ingest_capped(text: &str, format: InputFormat) -> Result<IngestReport, KbError> {
-    let mut b = KbBuilder::new(Normalizer::Reference);
-    ingest_reader(
-        Cursor::new(text.to_string()),
-        Path::new("input.txt"),
-        format,
-        &mut b,
-        IngestOptions {
-            skip_bad_rows: true,
-            max_line_bytes: 32,
-        },
-        None,
-    )
+    let opts = IngestOptions {
+        skip_bad_rows: true,
+        max_line_bytes: 32,
+    };
+    ingest_with(text, format, opts).map(|(_, report)| report)
 }
 
 #[test]
