@@ -11,6 +11,8 @@
 //!   intervals, bootstrap and permutation tests, Williams' test, agreement (leave-one-out,
 //!   Cohen/Fleiss kappa, Krippendorff's alpha), ranking (HR@k, NDCG@k, MRR) and
 //!   classification (P/R/F1, McNemar) measures, and system/segment-level meta-evaluation.
+//! - [`wmd`]: Word Mover's Distance with gensim's semantics, on word vectors read from
+//!   word2vec binary/text or GloVe files, with an exact transport solver.
 //! - `neural` (feature `neural`): BERTScore, perplexity and style strength on `hauser-nli`,
 //!   also as `hauser_core::Scorer`s.
 //!
@@ -56,6 +58,7 @@
 pub mod neural;
 pub mod stats;
 pub mod text;
+pub mod wmd;
 
 /// Crate version, used in signatures.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,238 @@
+//! Word Mover's Distance (Kusner et al. 2015) with gensim 4.4's semantics
+//! (`KeyedVectors.wmdistance`, which the formality-transfer paper called on `nltk.word_tokenize`
+//! tokens of each output and its reference, with the GoogleNews word2vec vectors).
+//!
+//! What gensim computes, and [`wmdistance`] reproduces:
+//! 1. tokens without a vector are dropped (exact, case-sensitive match);
+//! 2. a side left with no token gives `inf`;
+//! 3. when the two sides together hold a single distinct word the distance is 0;
+//! 4. each distinct word's vector is divided by its norm (`norm=True`, gensim's default; in
+//!    `f32`, as NumPy does) and the Euclidean distances between the two sides' words are taken in
+//!    `f64` (SciPy's `cdist`);
+//! 5. when those distances sum to less than 1e-8 (every word of one side has the same direction
+//!    as every word of the other) gensim gives up and returns `inf`, and so does this;
+//! 6. the distance is the exact earth mover's distance between the normalised bags of words
+//!    (count / length) under those costs ([`emd`]).
+//!
+//! A zero vector has no direction: with `norm`, its components are NaN, as in gensim, and so is
+//! the distance.
+//!
+//! ```
+//! use figlang_metrics::wmd::{wmdistance, WordVectors};
+//! let v = WordVectors::from_pairs(2, [
+//!     ("cat", &[1.0f32, 0.0][..]),
+//!     ("dog", &[0.0, 1.0][..]),
+//! ]);
+//! // Every unit of "cat" travels to "dog": |(1,0) - (0,1)| = sqrt(2).
+//! let d = wmdistance(&v, &["cat"], &["dog"], true);
+//! assert!((d - 2f64.sqrt()).abs() < 1e-12);
+//! assert_eq!(wmdistance(&v, &["cat", "cat"], &["cat"], true), 0.0);
+//! assert_eq!(wmdistance(&v, &["cat"], &["unknown"], true), f64::INFINITY);
+//! ```
+
+pub mod emd;
+pub mod vectors;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::text::error::MetricError;
+use crate::text::tokenize::NltkTokenizer;
+use hauser_core::Signature;
+
+pub use emd::{emd, EmdError};
+pub use vectors::{detect_format, VectorError, VectorFormat, WordVectors};
+
+/// The distinct tokens of a document in first-seen order, with their counts.
+fn bag<'a>(tokens: &[&'a str]) -> Vec<(&'a str, u64)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(&str, u64)> = Vec::new();
+    for &t in tokens {
+        match seen.get(t) {
+            Some(&i) => out[i].1 += 1,
+            None => {
+                seen.insert(t, out.len());
+                out.push((t, 1));
+            }
+        }
+    }
+    out
+}
+
+/// Euclidean distance in `f64` of two `f32` vectors (SciPy's `cdist(..., 'euclidean')`).
+fn euclidean(a: &[f32], b: &[f32]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| {
+            let d = f64::from(x) - f64::from(y);
+            d * d
+        })
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// gensim's `wmdistance(doc1, doc2, norm)` on tokens (see the module documentation).
+pub fn wmdistance(vectors: &WordVectors, doc1: &[&str], doc2: &[&str], norm: bool) -> f64 {
+    let known1: Vec<&str> = doc1
+        .iter()
+        .copied()
+        .filter(|t| vectors.contains(t))
+        .collect();
+    let known2: Vec<&str> = doc2
+        .iter()
+        .copied()
+        .filter(|t| vectors.contains(t))
+        .collect();
+    if known1.is_empty() || known2.is_empty() {
+        return f64::INFINITY;
+    }
+    let (bag1, bag2) = (bag(&known1), bag(&known2));
+    let single_word = bag1.len() == 1 && bag2.len() == 1 && bag1[0].0 == bag2[0].0;
+    if single_word {
+        return 0.0;
+    }
+    let vector = |w: &str| -> Vec<f32> {
+        if norm {
+            vectors.get_normalized(w).unwrap_or_default()
+        } else {
+            vectors.get(w).map(<[f32]>::to_vec).unwrap_or_default()
+        }
+    };
+    let v1: Vec<Vec<f32>> = bag1.iter().map(|(w, _)| vector(w)).collect();
+    let v2: Vec<Vec<f32>> = bag2.iter().map(|(w, _)| vector(w)).collect();
+    let mut cost = Vec::with_capacity(v1.len() * v2.len());
+    for a in &v1 {
+        for b in &v2 {
+            cost.push(euclidean(a, b));
+        }
+    }
+    let total: f64 = cost.iter().sum();
+    // gensim: `if abs(np_sum(distance_matrix)) < 1e-8: return inf` (NaN passes this test).
+    if total.abs() < 1e-8 {
+        return f64::INFINITY;
+    }
+    if cost.iter().any(|c| c.is_nan()) {
+        return f64::NAN;
+    }
+    // Weights count/len1 and count/len2, scaled by len1 * len2 to integers.
+    let (len1, len2) = (known1.len() as u64, known2.len() as u64);
+    let supply: Vec<u64> = bag1.iter().map(|&(_, c)| c * len2).collect();
+    let demand: Vec<u64> = bag2.iter().map(|&(_, c)| c * len1).collect();
+    match emd(&supply, &demand, &cost) {
+        Ok(work) => work / (len1 as f64 * len2 as f64),
+        // Balanced by construction, costs checked finite and non-negative above.
+        Err(_) => f64::NAN,
+    }
+}
+
+/// How [`Wmd`] splits a line into tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WmdTokenizer {
+    /// NLTK `word_tokenize` (the paper's choice), of the given release.
+    Nltk(NltkTokenizer),
+    /// Split on white space: for text that is already tokenised.
+    Whitespace,
+}
+
+impl WmdTokenizer {
+    fn tokenize(self, text: &str) -> Vec<String> {
+        match self {
+            WmdTokenizer::Nltk(t) => t.tokenize(text),
+            WmdTokenizer::Whitespace => text.split_whitespace().map(str::to_string).collect(),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            WmdTokenizer::Nltk(t) => format!("nltk-{t}"),
+            WmdTokenizer::Whitespace => "none".into(),
+        }
+    }
+}
+
+/// WMD of hypothesis lines against reference lines, with loaded vectors (shared, so that one
+/// load serves many scorers and threads).
+#[derive(Debug, Clone)]
+pub struct Wmd {
+    /// The word vectors.
+    pub vectors: Arc<WordVectors>,
+    /// What the signature calls the vectors (e.g. the file name).
+    pub vectors_name: String,
+    /// Tokenisation of each line.
+    pub tokenizer: WmdTokenizer,
+    /// Normalise vectors to unit length first (gensim's default).
+    pub norm: bool,
+}
+
+impl Wmd {
+    /// The distance between one hypothesis and one reference.
+    pub fn sentence(&self, hyp: &str, reference: &str) -> f64 {
+        let (h, r) = (
+            self.tokenizer.tokenize(hyp),
+            self.tokenizer.tokenize(reference),
+        );
+        let h: Vec<&str> = h.iter().map(String::as_str).collect();
+        let r: Vec<&str> = r.iter().map(String::as_str).collect();
+        wmdistance(&self.vectors, &h, &r, self.norm)
+    }
+
+    /// One distance per hypothesis: against its reference, or the smallest over several
+    /// reference lists. Lower is better; `inf` where a side has no word with a vector.
+    ///
+    /// # Errors
+    /// [`MetricError`] when there is no reference list or one is not line-aligned.
+    pub fn sentence_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        if refs.is_empty() {
+            return Err(MetricError::input(
+                "wmd",
+                "needs at least one reference list",
+            ));
+        }
+        if let Some((k, r)) = refs.iter().enumerate().find(|(_, r)| r.len() != hyps.len()) {
+            return Err(MetricError::input(
+                "wmd",
+                format!(
+                    "reference list {} has {} lines for {} hypotheses",
+                    k + 1,
+                    r.len(),
+                    hyps.len()
+                ),
+            ));
+        }
+        Ok(hyps
+            .par_iter()
+            .enumerate()
+            .map(|(i, h)| {
+                refs.iter()
+                    .map(|r| self.sentence(h, &r[i]))
+                    .reduce(|a, b| {
+                        if a.is_nan() || b.is_nan() {
+                            f64::NAN
+                        } else {
+                            a.min(b)
+                        }
+                    })
+                    .unwrap_or(f64::INFINITY)
+            })
+            .collect())
+    }
+
+    /// The signature of the distances: vectors, their size, tokenizer, normalisation.
+    pub fn signature(&self, n_refs: usize) -> Signature {
+        Signature::new("wmd", crate::VERSION)
+            .with("ref", "gensim-4.4.0+pot-0.9.7")
+            .with("vectors", &self.vectors_name)
+            .with("vocab", self.vectors.len())
+            .with("dim", self.vectors.dim())
+            .with("tok", self.tokenizer.name())
+            .with("norm", if self.norm { "yes" } else { "no" })
+            .with("nrefs", n_refs)
+            .with("multiref", "min")
+    }
+}
