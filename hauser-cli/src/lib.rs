@@ -33,5 +33,6 @@ pub mod neural_metric;
 pub mod output;
 pub mod progress;
 pub mod score;
+pub mod wmd_metric;
 
 pub use error::CliError;

@@ -22,6 +22,7 @@ use figlang_metrics::text::{metric_by_name, MetricError, TextMetric, TextMetricO
 use crate::error::CliError;
 use crate::files;
 use crate::neural_metric::{self, NeuralMetricArgs};
+use crate::wmd_metric::{self, WmdArgs};
 
 /// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
 /// those of figlang-metrics' registry.
@@ -31,8 +32,8 @@ pub const TEXT_METRICS: [&str; 13] = figlang_metrics::text::NAMES;
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
     /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, rouge1,
-    /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, or a neural metric
-    /// (bertscore, perplexity, style).
+    /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
+    /// Distance, needs --vectors), or a neural metric (bertscore, perplexity, style).
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
@@ -44,9 +45,11 @@ pub struct MetricArgs {
     /// One score per hypothesis (0-1 scale) instead of the corpus JSON line.
     #[arg(long)]
     pub sentence: bool,
-    /// bleu: sacreBLEU tokenizer (13a, intl, none).
-    #[arg(long, default_value = "13a")]
-    pub tokenize: String,
+    /// bleu: sacreBLEU tokenizer (13a, intl, none; default 13a). wmd: nltk (NLTK
+    /// word_tokenize, the default, as the formality paper) or none (pre-tokenised text, split
+    /// on white space).
+    #[arg(long)]
+    pub tokenize: Option<String>,
     /// bleu: exp, floor, add-k, none; sentbleu: method0..method7 (default method1).
     #[arg(long)]
     pub smooth: Option<String>,
@@ -67,6 +70,9 @@ pub struct MetricArgs {
     /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
     #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
     pub wordnet: PathBuf,
+    /// Word Mover's Distance options.
+    #[command(flatten)]
+    pub wmd: WmdArgs,
     /// Neural metric options.
     #[command(flatten)]
     pub neural: NeuralMetricArgs,
@@ -115,7 +121,7 @@ fn metric_err(e: MetricError) -> CliError {
 /// The registry's settings from the command line.
 fn options(args: &MetricArgs) -> Result<TextMetricOptions, CliError> {
     Ok(TextMetricOptions {
-        sacre_tokenizer: args.tokenize.clone(),
+        sacre_tokenizer: args.tokenize.clone().unwrap_or_else(|| "13a".into()),
         smoothing: args.smooth.clone(),
         lowercase: args.lowercase,
         nltk: args.nltk_tokenizer.parse().map_err(metric_err)?,
@@ -130,7 +136,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     let name = args.name.as_str();
     if !TEXT_METRICS.contains(&name) {
         return Err(CliError::Usage(format!(
-            "unknown metric {name:?}; text metrics: {}; neural: bertscore, perplexity, style",
+            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, perplexity, style",
             TEXT_METRICS[..12].join(", ")
         )));
     }
@@ -178,6 +184,9 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if neural_metric::run(&args.name, &args.neural, &hyps, &refs, args.sentence, out)? {
         return Ok(());
+    }
+    if args.name == "wmd" {
+        return wmd_metric::run(args, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
     let io = |e| CliError::io("<stdout>", e);

@@ -11,6 +11,9 @@
 //! - a word seen twice keeps its first vector;
 //! - a file that ends before the header's count is an error ("unexpected end of input").
 //!
+//! One difference: a UTF-8 byte-order mark at the start of a file is skipped (gensim would make
+//! it part of the first word).
+//!
 //! Where gensim would crash on a malformed line (a vector of the wrong length, a word that is not
 //! UTF-8), this store returns a [`VectorError`] naming the file and the line or byte offset.
 //! Memory: one `f32` matrix of exactly the words kept, reserved after checking the size against
@@ -24,6 +27,10 @@ use std::path::{Path, PathBuf};
 
 use hauser_core::limits::{self, LimitError};
 use thiserror::Error;
+
+/// The UTF-8 byte-order mark, ignored at the start of a file (gensim would keep it in the first
+/// word, making that word unreachable).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The longest word a binary file may hold, in bytes.
 const MAX_WORD_BYTES: u64 = 1 << 16;
@@ -151,6 +158,7 @@ impl WordVectors {
             line: 0,
             offset: 0,
         };
+        r.skip_bom(&mut reader)?;
         let mut v = Self::default();
         let (mut count, dim) = match format {
             VectorFormat::GloveText => (usize::MAX, 0),
@@ -289,7 +297,8 @@ pub fn numpy_pairwise_sum(a: &[f32]) -> f32 {
 pub fn detect_format<R: BufRead>(reader: &mut R) -> std::io::Result<VectorFormat> {
     let mut first = Vec::new();
     reader.by_ref().take(4096).read_until(b'\n', &mut first)?;
-    let text = String::from_utf8_lossy(&first);
+    let first = first.strip_prefix(BOM).unwrap_or(&first);
+    let text = String::from_utf8_lossy(first);
     let fields: Vec<&str> = text.split_whitespace().collect();
     let header = fields.len() == 2 && fields.iter().all(|f| f.parse::<u64>().is_ok());
     if !header {
@@ -333,6 +342,16 @@ impl Reader<'_> {
             location,
             message: message.into(),
         }
+    }
+
+    /// A UTF-8 byte-order mark before the first line is not part of the first word.
+    fn skip_bom<R: BufRead>(&mut self, reader: &mut R) -> Result<(), VectorError> {
+        let head = reader.fill_buf().map_err(|e| self.io(e))?;
+        if head.starts_with(BOM) {
+            reader.consume(BOM.len());
+            self.offset += BOM.len() as u64;
+        }
+        Ok(())
     }
 
     fn read_line<R: BufRead>(

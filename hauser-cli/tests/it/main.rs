@@ -13,6 +13,7 @@ mod limits;
 mod meta_eval;
 mod metric;
 mod metric_neural;
+mod metric_wmd;
 mod models;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {

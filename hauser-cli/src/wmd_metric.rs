@@ -1,0 +1,155 @@
+//! `hauser metric wmd --vectors FILE --hyp F --ref F [--sentence]`: Word Mover's Distance with
+//! gensim's semantics (`figlang_metrics::wmd`), as the formality-transfer paper computed it
+//! (NLTK `word_tokenize` tokens, unit-normalised word2vec vectors).
+//!
+//! With `--sentence`: one distance per hypothesis line, `inf` where a side has no word with a
+//! vector (as gensim). Without: one JSON line with the mean distance (`null` when a line is
+//! `inf`, since the mean is then infinite and JSON has no infinity), the mean over the finite
+//! lines, the count of infinite ones, and the signature. Lower is better.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use figlang_metrics::wmd::{detect_format, VectorFormat, Wmd, WmdTokenizer, WordVectors};
+
+use crate::error::CliError;
+use crate::metric::MetricArgs;
+
+/// Whether a vector file is binary (gensim's `binary`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BinaryArg {
+    /// Guess from the file's first bytes.
+    Auto,
+    /// word2vec binary.
+    Yes,
+    /// Text: word2vec text when the first line is `VOCAB DIM`, GloVe (no header) otherwise.
+    No,
+}
+
+/// Options of `hauser metric wmd`.
+#[derive(Debug, Clone, Args)]
+pub struct WmdArgs {
+    /// wmd: word vectors, word2vec binary or text, or GloVe text (e.g.
+    /// GoogleNews-vectors-negative300.bin, as the formality paper).
+    #[arg(long, value_name = "FILE")]
+    pub vectors: Option<PathBuf>,
+    /// wmd: whether --vectors is binary word2vec (auto: guess from its first bytes).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub binary: BinaryArg,
+    /// wmd: read only the first N vectors (gensim's `limit`).
+    #[arg(long, value_name = "N")]
+    pub vocab_limit: Option<usize>,
+    /// wmd: use the raw vectors instead of unit-normalised ones (gensim's `norm=False`).
+    #[arg(long)]
+    pub no_norm: bool,
+}
+
+fn vector_format(path: &Path, binary: BinaryArg) -> Result<VectorFormat, CliError> {
+    let io = |e| CliError::io(path, e);
+    let mut reader = crate::files::open(path)?;
+    let detected = detect_format(&mut reader).map_err(io)?;
+    Ok(match (binary, detected) {
+        (BinaryArg::Auto, f) => f,
+        (BinaryArg::Yes, _) => VectorFormat::Word2VecBinary,
+        (BinaryArg::No, VectorFormat::GloveText) => VectorFormat::GloveText,
+        (BinaryArg::No, _) => VectorFormat::Word2VecText,
+    })
+}
+
+/// Builds the scorer from the command line, loading the vectors.
+///
+/// # Errors
+/// [`CliError::Usage`] without `--vectors` or with an unknown `--tokenize`; the vector file's
+/// errors otherwise.
+pub fn scorer(args: &MetricArgs) -> Result<Wmd, CliError> {
+    let path = args.wmd.vectors.as_deref().ok_or_else(|| {
+        CliError::Usage("wmd needs --vectors FILE (word2vec binary or text, or GloVe)".into())
+    })?;
+    let tokenizer = match args.tokenize.as_deref() {
+        None | Some("nltk") => WmdTokenizer::Nltk(
+            args.nltk_tokenizer
+                .parse()
+                .map_err(|e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string()))?,
+        ),
+        Some("none") => WmdTokenizer::Whitespace,
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "wmd: unknown --tokenize {other:?} (nltk or none)"
+            )))
+        }
+    };
+    if crate::files::is_stdin(path) {
+        return Err(CliError::Usage(
+            "wmd: --vectors must be a file (it is read twice: to detect its format, then to load it)"
+                .into(),
+        ));
+    }
+    let format = vector_format(path, args.wmd.binary)?;
+    let vectors = WordVectors::load(path, Some(format), args.wmd.vocab_limit)
+        .map_err(|e| CliError::Usage(format!("cannot read the word vectors: {e}")))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok(Wmd {
+        vectors: Arc::new(vectors),
+        vectors_name: name,
+        tokenizer,
+        norm: !args.wmd.no_norm,
+    })
+}
+
+/// Python's spelling of a float: `inf`, `nan`, or Rust's shortest round-trip digits.
+fn python_float(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else {
+        x.to_string()
+    }
+}
+
+/// Runs `hauser metric wmd` on read lines, writing to `out`.
+///
+/// # Errors
+/// As [`scorer`]; reference lists that are not line-aligned.
+pub fn run(
+    args: &MetricArgs,
+    hyps: &[String],
+    refs: &[Vec<String>],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if refs.is_empty() {
+        return Err(CliError::Usage("wmd needs at least one --ref file".into()));
+    }
+    let wmd = scorer(args)?;
+    let scores = wmd
+        .sentence_scores(hyps, refs)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let io = |e| CliError::io("<stdout>", e);
+    if args.sentence {
+        for s in &scores {
+            writeln!(out, "{}", python_float(*s)).map_err(io)?;
+        }
+        return Ok(());
+    }
+    let finite: Vec<f64> = scores.iter().copied().filter(|s| s.is_finite()).collect();
+    let n_inf = scores.iter().filter(|s| s.is_infinite()).count();
+    let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+    let mean_finite =
+        (!finite.is_empty()).then(|| finite.iter().sum::<f64>() / finite.len() as f64);
+    let line = json!({
+        "metric": "wmd",
+        "score": mean.is_finite().then_some(mean),
+        "mean_finite": mean_finite,
+        "n_inf": n_inf,
+        "n": hyps.len(),
+        "direction": "lower is better",
+        "signature": wmd.signature(refs.len()).to_string(),
+    });
+    writeln!(out, "{line}").map_err(io)?;
+    Ok(())
+}
