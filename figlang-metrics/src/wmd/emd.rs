@@ -95,24 +95,31 @@ impl<'a> Solver<'a> {
             prev.fill(usize::MAX);
             done.fill(false);
             dist[0] = 0.0;
-            for _ in 0..nodes {
-                let Some(u) = (0..nodes)
-                    .filter(|&v| !done[v] && dist[v].is_finite())
-                    .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
-                else {
+            loop {
+                // Dense graph: a linear scan beats a heap at these sizes.
+                let mut u = usize::MAX;
+                let mut best = f64::INFINITY;
+                for v in 0..nodes {
+                    if !done[v] && dist[v] < best {
+                        best = dist[v];
+                        u = v;
+                    }
+                }
+                if u == usize::MAX || u == sink {
                     break;
-                };
+                }
                 done[u] = true;
                 self.relax(u, &mut dist, &mut prev, &done);
             }
-            if !dist[sink].is_finite() {
+            let reach = dist[sink];
+            if !reach.is_finite() {
                 // Unreachable only if the totals differed, which `emd` has ruled out.
                 break;
             }
+            // Stopped at the sink: nodes not settled move by the sink's distance, which keeps
+            // every residual arc's reduced cost non-negative.
             for (p, d) in self.potential.iter_mut().zip(&dist) {
-                if d.is_finite() {
-                    *p += d;
-                }
+                *p += d.min(reach);
             }
             self.augment(&prev);
         }

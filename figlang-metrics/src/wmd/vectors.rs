@@ -82,8 +82,9 @@ pub enum VectorError {
 #[derive(Debug, Clone, Default)]
 pub struct WordVectors {
     dim: usize,
-    words: Vec<String>,
-    index: HashMap<String, u32>,
+    // The words live once, as the map's keys: a second list would cost a GoogleNews-sized file
+    // (3M words) another ~170 MB.
+    index: HashMap<Box<str>, u32>,
     data: Vec<f32>,
 }
 
@@ -103,7 +104,7 @@ impl WordVectors {
         };
         for (word, vector) in pairs {
             assert_eq!(vector.len(), dim, "vector of {word:?}");
-            v.push(word.to_string(), vector);
+            v.push(word, vector);
         }
         v
     }
@@ -188,12 +189,18 @@ impl WordVectors {
                 usize::try_from(floats).unwrap_or(usize::MAX),
             )
             .map_err(limit_err)?;
-            limits::try_reserve(
-                &mut v.words,
-                &what,
-                usize::try_from(rows).unwrap_or(usize::MAX),
-            )
-            .map_err(limit_err)?;
+            // The map's table: a key (16 bytes) and an id per word, checked the same way.
+            let table = rows.saturating_mul(24);
+            limits::check_memory(&what, Some(table)).map_err(limit_err)?;
+            v.index
+                .try_reserve(usize::try_from(rows).unwrap_or(usize::MAX))
+                .map_err(|e| {
+                    limit_err(LimitError::Reserve {
+                        what: what.clone(),
+                        needed: table,
+                        reason: e.to_string(),
+                    })
+                })?;
         }
         match format {
             VectorFormat::Word2VecBinary => r.binary(&mut reader, &mut v, count)?,
@@ -208,13 +215,12 @@ impl WordVectors {
         Ok(v)
     }
 
-    fn push(&mut self, word: String, vector: &[f32]) {
-        if self.index.contains_key(&word) {
+    fn push(&mut self, word: &str, vector: &[f32]) {
+        if self.index.contains_key(word) {
             return;
         }
-        let id = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
-        self.index.insert(word.clone(), id);
-        self.words.push(word);
+        let id = u32::try_from(self.index.len()).unwrap_or(u32::MAX);
+        self.index.insert(word.into(), id);
         self.data.extend_from_slice(vector);
     }
 
@@ -225,12 +231,12 @@ impl WordVectors {
 
     /// The number of words.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.index.len()
     }
 
     /// Whether the store has no word.
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.index.is_empty()
     }
 
     /// Whether `word` has a vector (exact match, as gensim's `word in kv`).
@@ -244,9 +250,11 @@ impl WordVectors {
         self.data.get(i * self.dim..(i + 1) * self.dim)
     }
 
-    /// The words, in file order.
-    pub fn words(&self) -> &[String] {
-        &self.words
+    /// The words, in file order (built on each call: the store keeps them in its hash map only).
+    pub fn words(&self) -> Vec<&str> {
+        let mut words: Vec<(&str, u32)> = self.index.iter().map(|(w, &i)| (&**w, i)).collect();
+        words.sort_unstable_by_key(|&(_, i)| i);
+        words.into_iter().map(|(w, _)| w).collect()
     }
 
     /// The vector of `word` divided by its Euclidean norm, computed in `f32` as NumPy does for
@@ -446,7 +454,7 @@ impl Reader<'_> {
             for (x, b) in vector.iter_mut().zip(bytes.chunks_exact(4)) {
                 *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
-            v.push(text.to_string(), &vector);
+            v.push(text, &vector);
         }
         Ok(())
     }
@@ -501,7 +509,7 @@ impl Reader<'_> {
                     format!("{} numbers where {} were expected", vector.len(), v.dim),
                 ));
             }
-            v.push(word.to_string(), &vector);
+            v.push(word, &vector);
         }
         Ok(())
     }
