@@ -61,26 +61,20 @@ def make_pairs(n, words, seed=7):
     return hyps, refs
 
 
-def main(driver):
-    corpus_words = sorted({t for s in REFERENCES for t in s.split()})
-    words = corpus_words + [f"w{i}" for i in range(max(0, VOCAB - len(corpus_words)))]
-    tmp = tempfile.mkdtemp(prefix="bench_wmd_")
-    vec = os.path.join(tmp, "vectors.bin")
-    write_vectors(vec, words)
-    hyps, refs = make_pairs(N, corpus_words)
+def unrelated_pairs(n, seed=9):
+    rng = random.Random(seed)
+    return [rng.choice(REFERENCES) for _ in range(n)], [rng.choice(REFERENCES) for _ in range(n)]
+
+
+def compare(driver, kv, vec, tmp, hyps, refs):
     hp, rp, out = (os.path.join(tmp, n) for n in ("hyp.txt", "ref.txt", "rust.txt"))
     with open(hp, "w", encoding="utf-8") as f:
         f.write("\n".join(hyps) + "\n")
     with open(rp, "w", encoding="utf-8") as f:
         f.write("\n".join(refs) + "\n")
-
-    t = time.perf_counter()
-    kv = KeyedVectors.load_word2vec_format(vec, binary=True)
-    py_load = time.perf_counter() - t
     t = time.perf_counter()
     py = [kv.wmdistance(h.split(), r.split()) for h, r in zip(hyps, refs)]
     py_pairs = time.perf_counter() - t
-
     rust = json.loads(subprocess.run([driver, vec, hp, rp, out], check=True, capture_output=True, text=True).stdout)
     with open(out, encoding="utf-8") as f:
         rd = [float(x) for x in f.read().split()]
@@ -90,16 +84,36 @@ def main(driver):
             assert a == b, (a, b)
         else:
             worst = max(worst, abs(a - b) / max(abs(a), 1e-12))
-    n_inf = sum(math.isinf(a) for a in py)
-    print(f"gensim {gensim.__version__}, POT {ot.__version__}; {N} pairs, {len(words)} x {DIM} vectors; "
-          f"{n_inf} pairs inf on both sides; max relative difference {worst:.2e}")
+    return py_pairs, rust, worst, sum(math.isinf(a) for a in py)
+
+
+def main(driver):
+    corpus_words = sorted({t for s in REFERENCES for t in s.split()})
+    words = corpus_words + [f"w{i}" for i in range(max(0, VOCAB - len(corpus_words)))]
+    tmp = tempfile.mkdtemp(prefix="bench_wmd_")
+    vec = os.path.join(tmp, "vectors.bin")
+    write_vectors(vec, words)
+    t = time.perf_counter()
+    kv = KeyedVectors.load_word2vec_format(vec, binary=True)
+    py_load = time.perf_counter() - t
+
+    print(f"gensim {gensim.__version__}, POT {ot.__version__}; {N} pairs of each kind, {len(words)} x {DIM} vectors")
     print("| | gensim 4.4.0 + POT | figlang-metrics | ratio |")
     print("| --- | ---: | ---: | ---: |")
+    rows = []
+    for kind, (hyps, refs) in (
+        ("edited (a reference and 0-3 word edits)", make_pairs(N, corpus_words)),
+        ("unrelated (two random sentences)", unrelated_pairs(N)),
+    ):
+        py_pairs, rust, worst, n_inf = compare(driver, kv, vec, tmp, hyps, refs)
+        rows.append((kind, worst, n_inf))
+        print(f"| {N} {kind} pairs, one thread | {py_pairs:.2f} s ({py_pairs / N * 1e6:.0f} us/pair) | "
+              f"{rust['pairs_s']:.3f} s ({rust['pairs_s'] / N * 1e6:.1f} us/pair) | {py_pairs / rust['pairs_s']:.0f}x |")
+        print(f"| same, {rust['threads']} threads (rayon) | (one thread) | "
+              f"{rust['pairs_parallel_s']:.3f} s | {py_pairs / rust['pairs_parallel_s']:.0f}x |")
     print(f"| load the vectors | {py_load:.2f} s | {rust['load_s']:.2f} s | {py_load / rust['load_s']:.1f}x |")
-    print(f"| {N} pairs, one thread | {py_pairs:.2f} s ({py_pairs / N * 1e6:.0f} us/pair) | "
-          f"{rust['pairs_s']:.3f} s ({rust['pairs_s'] / N * 1e6:.1f} us/pair) | {py_pairs / rust['pairs_s']:.0f}x |")
-    print(f"| {N} pairs, {rust['threads']} threads (rayon) | (one thread) | "
-          f"{rust['pairs_parallel_s']:.3f} s | {py_pairs / rust['pairs_parallel_s']:.0f}x |")
+    for kind, worst, n_inf in rows:
+        print(f"{kind}: max relative difference {worst:.2e}, {n_inf} pairs inf on both sides")
     return 0
 
 

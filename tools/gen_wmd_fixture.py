@@ -89,6 +89,14 @@ def main() -> int:
             d = kv.wmdistance(doc1, doc2, norm=norm)
             out.append({"doc1": doc1, "doc2": doc2, "norm": norm, "distance": "inf" if np.isinf(d) else float(d)})
 
+    # NumPy's float32 norms (pairwise summation) of long vectors, as gensim normalises them.
+    long = rng.standard_normal((6, 300)).astype(np.float32) * np.float32(3.7)
+    norms = [{"vector": [float(x) for x in v], "norm": float(np.linalg.norm(v[None, :], axis=1)[0])} for v in long]
+    long_sizes = [7, 8, 9, 127, 128, 129, 1000]
+    for n in long_sizes:
+        v = rng.standard_normal(n).astype(np.float32)
+        norms.append({"vector": [float(x) for x in v], "norm": float(np.linalg.norm(v[None, :], axis=1)[0])})
+
     limited = KeyedVectors.load_word2vec_format(str(OUT / "vectors.bin"), binary=True, limit=10)
     fixture = {
         "reference": {
@@ -103,6 +111,7 @@ def main() -> int:
         "vectors_bin_first": [float(x) for x in kv.vectors[0]],
         "limit_10_vocab": limited.index_to_key,
         "cases": out,
+        "norms_f32": norms,
     }
     (OUT / "wmd_golden.json").write_text(json.dumps(fixture, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"gen_wmd_fixture: {len(out)} cases, vocab {len(kv)}, files in {OUT}")

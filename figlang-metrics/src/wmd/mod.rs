@@ -12,7 +12,9 @@
 //! 5. when those distances sum to less than 1e-8 (every word of one side has the same direction
 //!    as every word of the other) gensim gives up and returns `inf`, and so does this;
 //! 6. the distance is the exact earth mover's distance between the normalised bags of words
-//!    (count / length) under those costs ([`emd`]).
+//!    (count / length) under those costs ([`emd`]). Mass of a word found on both sides stays in
+//!    place first (optimal for a metric cost), so the transport problem solved is only what
+//!    differs between the two documents.
 //!
 //! A zero vector has no direction: with `norm`, its components are NaN, as in gensim, and so is
 //! the distance.
@@ -73,21 +75,20 @@ impl<'a> Side<'a> {
                 continue;
             }
             let found = if norm {
-                store.get_normalized(t)
+                store.extend_normalized(t, &mut side.vectors)
             } else {
-                store.get(t).map(<[f32]>::to_vec)
+                store
+                    .get(t)
+                    .map(|v| side.vectors.extend_from_slice(v))
+                    .is_some()
             };
-            match found {
-                Some(v) => {
-                    seen.insert(t, side.words.len());
-                    side.words.push(t);
-                    side.counts.push(1);
-                    side.vectors.extend_from_slice(&v);
-                    side.len += 1;
-                }
-                None => {
-                    seen.insert(t, usize::MAX);
-                }
+            if found {
+                seen.insert(t, side.words.len());
+                side.words.push(t);
+                side.counts.push(1);
+                side.len += 1;
+            } else {
+                seen.insert(t, usize::MAX);
             }
         }
         side
@@ -128,27 +129,61 @@ pub fn wmdistance(vectors: &WordVectors, doc1: &[&str], doc2: &[&str], norm: boo
         return 0.0;
     }
     let dim = vectors.dim().max(1);
-    let mut cost = Vec::with_capacity(a.words.len() * b.words.len());
-    for x in a.vectors.chunks_exact(dim) {
-        for y in b.vectors.chunks_exact(dim) {
-            cost.push(euclidean(x, y));
-        }
-    }
-    let total: f64 = cost.iter().sum();
-    // gensim: `if abs(np_sum(distance_matrix)) < 1e-8: return inf` (NaN passes this test).
-    if total.abs() < 1e-8 {
-        return f64::INFINITY;
-    }
-    if cost.iter().any(|c| c.is_nan()) {
+    let (va, vb): (Vec<&[f32]>, Vec<&[f32]>) = (
+        a.vectors.chunks_exact(dim).collect(),
+        b.vectors.chunks_exact(dim).collect(),
+    );
+    // A zero vector normalises to NaN: gensim's costs, and its result, are then NaN.
+    if va.iter().chain(&vb).any(|v| v.iter().any(|x| x.is_nan())) {
         return f64::NAN;
     }
     // Weights count/len1 and count/len2, scaled by len1 * len2 to integers.
     let (len1, len2) = (a.len, b.len);
-    let supply: Vec<u64> = a.counts.iter().map(|&c| c * len2).collect();
-    let demand: Vec<u64> = b.counts.iter().map(|&c| c * len1).collect();
+    let mut supply: Vec<u64> = a.counts.iter().map(|&c| c * len2).collect();
+    let mut demand: Vec<u64> = b.counts.iter().map(|&c| c * len1).collect();
+    // A word on both sides keeps what it can in place at cost 0: with a metric ground distance
+    // some optimal plan does (moving it away and something else in never costs less, by the
+    // triangle inequality), so only the rest is a transport problem, usually a small one.
+    let position: HashMap<&str, usize> = b.words.iter().enumerate().map(|(j, w)| (*w, j)).collect();
+    for (i, w) in a.words.iter().enumerate() {
+        if let Some(&j) = position.get(w) {
+            let stay = supply[i].min(demand[j]);
+            supply[i] -= stay;
+            demand[j] -= stay;
+        }
+    }
+    let rows: Vec<usize> = (0..supply.len()).filter(|&i| supply[i] > 0).collect();
+    let cols: Vec<usize> = (0..demand.len()).filter(|&j| demand[j] > 0).collect();
+    let mut cost = Vec::with_capacity(rows.len() * cols.len());
+    for &i in &rows {
+        for &j in &cols {
+            cost.push(euclidean(va[i], vb[j]));
+        }
+    }
+    // gensim: `if abs(np_sum(distance_matrix)) < 1e-8: return inf`, over every pair of words;
+    // the pairs not computed above are added only while the sum is still below the threshold.
+    let mut total: f64 = cost.iter().sum();
+    'pairs: for (i, x) in va.iter().enumerate() {
+        for (j, y) in vb.iter().enumerate() {
+            if total >= 1e-8 {
+                break 'pairs;
+            }
+            if !(supply[i] > 0 && demand[j] > 0) {
+                total += euclidean(x, y);
+            }
+        }
+    }
+    if total < 1e-8 {
+        return f64::INFINITY;
+    }
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let supply: Vec<u64> = rows.iter().map(|&i| supply[i]).collect();
+    let demand: Vec<u64> = cols.iter().map(|&j| demand[j]).collect();
     match emd(&supply, &demand, &cost) {
         Ok(work) => work / (len1 as f64 * len2 as f64),
-        // Balanced by construction, costs checked finite and non-negative above.
+        // Balanced by construction (what stays is taken from both sides), costs finite and >= 0.
         Err(_) => f64::NAN,
     }
 }

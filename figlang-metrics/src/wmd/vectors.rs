@@ -261,38 +261,55 @@ impl WordVectors {
     /// gensim's `get_vector(word, norm=True)` (pairwise summation of the squares). A zero
     /// vector gives NaN components, as in gensim.
     pub fn get_normalized(&self, word: &str) -> Option<Vec<f32>> {
-        let v = self.get(word)?;
-        let squares: Vec<f32> = v.iter().map(|x| x * x).collect();
-        let norm = numpy_pairwise_sum(&squares).sqrt();
-        Some(v.iter().map(|x| x / norm).collect())
+        let mut out = Vec::with_capacity(self.dim);
+        self.extend_normalized(word, &mut out).then_some(out)
+    }
+
+    /// Appends [`WordVectors::get_normalized`]`(word)` to `out` without allocating; false (and
+    /// nothing appended) when the word has no vector.
+    pub fn extend_normalized(&self, word: &str, out: &mut Vec<f32>) -> bool {
+        let Some(v) = self.get(word) else {
+            return false;
+        };
+        let norm = pairwise_sum_map(v, |x| x * x).sqrt();
+        out.extend(v.iter().map(|x| x / norm));
+        true
     }
 }
 
 /// NumPy's pairwise summation of `f32` (`pairwise_sum` in `loops_utils.h`): sequential below 8
 /// elements, eight interleaved partial sums up to 128, halves (cut at a multiple of 8) above.
 pub fn numpy_pairwise_sum(a: &[f32]) -> f32 {
+    pairwise_sum_map(a, |x| x)
+}
+
+/// [`numpy_pairwise_sum`] of `f(x)` for each element (NumPy computes `f` into a temporary
+/// array first; the sums are the same).
+fn pairwise_sum_map(a: &[f32], f: impl Fn(f32) -> f32 + Copy) -> f32 {
     let n = a.len();
     if n < 8 {
         // NumPy starts from -0.0 so that a sum of negative zeros stays negative zero.
-        a.iter().fold(-0.0f32, |s, &x| s + x)
+        a.iter().fold(-0.0f32, |s, &x| s + f(x))
     } else if n <= 128 {
         let mut r = [0f32; 8];
-        r.copy_from_slice(&a[..8]);
+        for (r, &x) in r.iter_mut().zip(&a[..8]) {
+            *r = f(x);
+        }
         let mut i = 8;
         while i + 8 <= n {
             for k in 0..8 {
-                r[k] += a[i + k];
+                r[k] += f(a[i + k]);
             }
             i += 8;
         }
         let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
         for &x in &a[i..] {
-            res += x;
+            res += f(x);
         }
         res
     } else {
         let n2 = (n / 2) & !7;
-        numpy_pairwise_sum(&a[..n2]) + numpy_pairwise_sum(&a[n2..])
+        pairwise_sum_map(&a[..n2], f) + pairwise_sum_map(&a[n2..], f)
     }
 }
 

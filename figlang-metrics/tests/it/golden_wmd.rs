@@ -197,3 +197,31 @@ fn emd_of_a_random_problem_does_not_depend_on_the_order_of_the_sides() {
         .sum();
     assert!(forward >= bound - 1e-9);
 }
+
+#[test]
+fn float32_norms_are_numpys_bit_for_bit() {
+    let g = golden();
+    let cases = g["norms_f32"].as_array().unwrap();
+    assert!(cases.len() >= 13);
+    for c in cases {
+        let v: Vec<f32> = c["vector"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap() as f32)
+            .collect();
+        let squares: Vec<f32> = v.iter().map(|x| x * x).collect();
+        let norm = figlang_metrics::wmd::vectors::numpy_pairwise_sum(&squares).sqrt();
+        let want = c["norm"].as_f64().unwrap() as f32;
+        assert_eq!(
+            norm.to_bits(),
+            want.to_bits(),
+            "{} elements: {norm} vs numpy {want}",
+            v.len()
+        );
+        // The store divides by the same norm.
+        let store = WordVectors::from_pairs(v.len(), [("w", &v[..])]);
+        let unit = store.get_normalized("w").unwrap();
+        assert_eq!(unit[0].to_bits(), (v[0] / want).to_bits());
+    }
+}
