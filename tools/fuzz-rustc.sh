@@ -16,7 +16,7 @@ done
 case "$crate" in
 hauser_core | hauser_kb | hauser_extract | hauser_cli | figlang_metrics | hauser_fuzz | \
     score_input | extract | rule_extractor | kb_ingest | kb_index | meta_eval | tokenizers | \
-    text_metrics | components_literal)
+    text_metrics | components_literal | word_vectors)
     exec "$rustc" "$@" --cfg fuzzing -Cpasses=sancov-module \
         -Cllvm-args=-sanitizer-coverage-level=4 \
         -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \

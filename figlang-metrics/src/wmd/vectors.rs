@@ -202,6 +202,18 @@ impl WordVectors {
                     })
                 })?;
         }
+        if format == VectorFormat::Word2VecBinary && count > 0 {
+            // One vector must fit in the file before its buffer is allocated.
+            let need = (dim as u64).saturating_mul(4);
+            if size.is_some_and(|s| need > s) {
+                return Err(r.bad(
+                    "line 1".into(),
+                    format!(
+                        "vectors of {dim} dimensions need {need} bytes each, more than the whole file"
+                    ),
+                ));
+            }
+        }
         match format {
             VectorFormat::Word2VecBinary => r.binary(&mut reader, &mut v, count)?,
             _ => r.text(
@@ -423,9 +435,20 @@ impl Reader<'_> {
         v: &mut WordVectors,
         count: usize,
     ) -> Result<(), VectorError> {
+        if count == 0 {
+            return Ok(());
+        }
         let mut word = Vec::new();
-        let mut bytes = vec![0u8; v.dim * 4];
-        let mut vector = vec![0f32; v.dim];
+        let what = format!("one vector of {} dimensions", v.dim);
+        let limit_err = |source| VectorError::Limit {
+            path: self.path.to_path_buf(),
+            source,
+        };
+        let mut bytes: Vec<u8> =
+            limits::try_vec(&what, v.dim.saturating_mul(4)).map_err(limit_err)?;
+        bytes.resize(v.dim.saturating_mul(4), 0);
+        let mut vector: Vec<f32> = limits::try_vec(&what, v.dim).map_err(limit_err)?;
+        vector.resize(v.dim, 0.0);
         let eof = |r: &Self, read: usize| {
             r.bad(
                 format!("byte {}", r.offset),

@@ -153,6 +153,19 @@ fn malformed_files_are_errors_naming_where() {
         VectorFormat::Word2VecText,
     ));
     assert!(e.contains("needs"), "{e}");
+    // A binary header whose one vector is larger than the file (found by fuzzing: it aborted
+    // allocating the vector's buffer) is refused; without a known size, by the memory limit.
+    let huge = b"36 85745746002\n6 8\n8\xb9";
+    let e = err(WordVectors::from_reader(
+        Cursor::new(huge.to_vec()),
+        Path::new("v.bin"),
+        VectorFormat::Word2VecBinary,
+        None,
+        Some(huge.len() as u64),
+    ));
+    assert!(e.contains("more than the whole file"), "{e}");
+    let e = err(read(b"1 85745746002000\nw ", VectorFormat::Word2VecBinary));
+    assert!(e.contains("needs"), "{e}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ use hauser_kb::{Kb, KbBuilder, Normalizer};
 pub type Target = fn(&[u8]);
 
 /// Every target, by the name of its fuzz binary and seed folder.
-pub const TARGETS: [(&str, Target); 9] = [
+pub const TARGETS: [(&str, Target); 10] = [
     ("score_input", score_input),
     ("extract", extract),
     ("rule_extractor", rule_extractor),
@@ -40,6 +40,7 @@ pub const TARGETS: [(&str, Target); 9] = [
     ("tokenizers", tokenizers),
     ("text_metrics", text_metrics),
     ("components_literal", components_literal),
+    ("word_vectors", word_vectors),
 ];
 
 /// The option byte and the rest (an empty input reads as option 0 and no bytes).
@@ -506,5 +507,58 @@ pub fn components_literal(data: &[u8]) {
         for c in list {
             let _ = c.as_triple();
         }
+    }
+}
+
+/// Word-vector files (`figlang_metrics::wmd::WordVectors::from_reader`) and WMD on what they
+/// hold. First byte: bits 0-1 the format (detected, word2vec binary, word2vec text, GloVe), bit 2
+/// a vocabulary limit of 3, bit 3 `norm=False`. A file either fails with a message or gives
+/// vectors of its dimension; every word's distance to itself is 0 (or NaN for a zero vector
+/// under `norm`), and distances are symmetric and never negative.
+pub fn word_vectors(data: &[u8]) {
+    use figlang_metrics::wmd::{detect_format, wmdistance, VectorFormat, WordVectors};
+    let (flags, body) = split_first(data);
+    let format = match flags & 3 {
+        0 => detect_format(&mut Cursor::new(body)).expect("reads from memory"),
+        1 => VectorFormat::Word2VecBinary,
+        2 => VectorFormat::Word2VecText,
+        _ => VectorFormat::GloveText,
+    };
+    let limit = (flags & 4 != 0).then_some(3);
+    let norm = flags & 8 == 0;
+    let size = Some(body.len() as u64);
+    let v = match WordVectors::from_reader(Cursor::new(body), Path::new("v"), format, limit, size) {
+        Ok(v) => v,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    if let Some(limit) = limit {
+        assert!(v.len() <= limit, "{} words past the limit", v.len());
+    }
+    let words = v.words();
+    assert_eq!(words.len(), v.len());
+    for w in words.iter().take(8) {
+        assert_eq!(v.get(w).map(<[f32]>::len), Some(v.dim()));
+    }
+    let first: Vec<&str> = words.iter().take(4).copied().collect();
+    let last: Vec<&str> = words
+        .iter()
+        .rev()
+        .take(3)
+        .copied()
+        .chain(["not-a-word"])
+        .collect();
+    let d = wmdistance(&v, &first, &last, norm);
+    let back = wmdistance(&v, &last, &first, norm);
+    assert!(d.is_nan() || d >= 0.0, "negative distance {d}");
+    assert!(
+        (d.is_nan() && back.is_nan()) || d == back || (d - back).abs() <= 1e-9 * d.abs().max(1.0),
+        "not symmetric: {d} vs {back}"
+    );
+    if let Some(w) = first.first() {
+        let same = wmdistance(&v, &[w], &[w], norm);
+        assert!(same == 0.0, "{w:?} to itself: {same}");
     }
 }
