@@ -31,6 +31,7 @@ pub mod meta_eval;
 pub mod metric;
 pub mod neural_metric;
 pub mod output;
+pub mod plot;
 pub mod progress;
 pub mod score;
 pub mod wmd_metric;

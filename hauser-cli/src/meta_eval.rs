@@ -39,6 +39,10 @@ pub struct MetaEvalArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
+    /// Also draw the metric against the human scores into this directory: system.svg/.png (one
+    /// labelled point per system, fitted line) and segment.svg/.png (every output).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Options of `hauser corr`.
@@ -206,6 +210,30 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         value["system_pearson_top_n"] = top
             .iter()
             .map(|t| json!({"n": t.n, "pearson": t.pearson.statistic, "p": t.pearson.p_value}))
+            .collect();
+    }
+    if let Some(dir) = &args.plot {
+        let (human_means, metric_means) = data.system_means();
+        let (pooled_human, pooled_metric) = data.pooled();
+        let plot = crate::plot::MetaEvalPlot {
+            metric: &args.metric_col,
+            systems: data
+                .systems()
+                .iter()
+                .cloned()
+                .zip(metric_means)
+                .zip(human_means)
+                .map(|((s, m), h)| (s, m, h))
+                .collect(),
+            segments: pooled_metric.into_iter().zip(pooled_human).collect(),
+            system_pearson: report.system_pearson.statistic,
+            segment_pearson: report.segment_pearson.statistic,
+            segment_kendall_wmt: report.segment_kendall_wmt,
+        };
+        let written = crate::plot::write_plots(dir, &plot)?;
+        value["plots"] = written
+            .iter()
+            .map(|p| Value::String(p.display().to_string()))
             .collect();
     }
     if args.bootstrap > 0 {

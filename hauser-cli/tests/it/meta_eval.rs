@@ -181,3 +181,53 @@ fn bad_input_is_a_clear_error() {
     ]);
     assert!(err.contains("absent.tsv"), "{err}");
 }
+
+#[test]
+fn plot_writes_well_formed_svg_and_png_for_both_levels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = write(dir.path(), "t.tsv", TABLE);
+    let plots = dir.path().join("plots");
+    let out = run(&[
+        "meta-eval",
+        "--input",
+        &input,
+        "--plot",
+        plots.to_str().expect("utf-8 path"),
+    ]);
+    let v = json_out(&out);
+    let listed: Vec<&str> = v["plots"]
+        .as_array()
+        .expect("plots listed")
+        .iter()
+        .map(|p| p.as_str().expect("path"))
+        .collect();
+    assert_eq!(listed.len(), 4);
+    for level in ["system", "segment"] {
+        let svg = std::fs::read_to_string(plots.join(format!("{level}.svg"))).expect("svg");
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{level}.svg"
+        );
+        assert!(svg.contains("Pearson r = "), "{level}.svg has its title");
+        if level == "system" {
+            for system in ["A", "B", "C"] {
+                assert!(
+                    svg.contains(&format!(">\n{system}\n</text>")),
+                    "label {system}"
+                );
+            }
+        }
+        let png = image::open(plots.join(format!("{level}.png"))).expect("png decodes");
+        assert_eq!((png.width(), png.height()), (800, 600));
+        // Not blank: the points and text leave dark pixels on the white background.
+        let dark = png
+            .to_rgb8()
+            .pixels()
+            .filter(|p| p.0.iter().all(|&c| c < 128))
+            .count();
+        assert!(dark > 500, "{level}.png has only {dark} dark pixels");
+        assert!(listed.iter().any(|p| p.ends_with(&format!("{level}.png"))));
+    }
+    // Nothing else is left in the directory (no temporary file).
+    assert_eq!(std::fs::read_dir(&plots).expect("dir").count(), 4);
+}

@@ -323,6 +323,7 @@ pub fn meta_eval(data: &[u8]) {
             metric_col: "metric".into(),
             bootstrap: if flags & 2 != 0 { 20 } else { 0 },
             seed: u64::from(flags >> 2),
+            plot: None,
         };
         run_meta_eval(&args, &mut out)
     } else {
