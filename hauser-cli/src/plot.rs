@@ -14,6 +14,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use std::ops::Range;
+
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -156,6 +159,34 @@ fn chart_error(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+/// A chart with its caption (text, size), x and y ranges, and axis descriptions (x, y).
+fn axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    (title, size): (String, u32),
+    (xr, yr): (Range<f64>, Range<f64>),
+    (x_desc, y_desc): (String, &str),
+) -> Result<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", size))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(xr, yr)
+        .map_err(chart_error)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .axis_desc_style(("sans-serif", 18))
+        .label_style(("sans-serif", 14))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(chart_error)?;
+    Ok(chart)
+}
+
 fn draw_system<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     plot: &MetaEvalPlot<'_>,
@@ -174,24 +205,15 @@ fn draw_system<DB: DrawingBackend>(
         plot.system_pearson,
         points.len()
     );
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 24))
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(60)
-        .build_cartesian_2d(xr.clone(), yr.clone())
-        .map_err(chart_error)?;
-    chart
-        .configure_mesh()
-        .x_desc(format!("{} (system mean)", plot.metric))
-        .y_desc("human score (system mean)")
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .axis_desc_style(("sans-serif", 18))
-        .label_style(("sans-serif", 14))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(chart_error)?;
+    let mut chart = axes(
+        area,
+        (title, 24),
+        (xr.clone(), yr.clone()),
+        (
+            format!("{} (system mean)", plot.metric),
+            "human score (system mean)",
+        ),
+    )?;
     if let Some((a, b)) = fit(&points) {
         chart
             .draw_series(LineSeries::new(
@@ -288,24 +310,12 @@ fn draw_segment<DB: DrawingBackend>(
         plot.segment_kendall_wmt,
         points.len()
     );
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 22))
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(60)
-        .build_cartesian_2d(xr, yr)
-        .map_err(chart_error)?;
-    chart
-        .configure_mesh()
-        .x_desc(plot.metric.to_string())
-        .y_desc("human score")
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .axis_desc_style(("sans-serif", 18))
-        .label_style(("sans-serif", 14))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(chart_error)?;
+    let mut chart = axes(
+        area,
+        (title, 22),
+        (xr, yr),
+        (plot.metric.to_string(), "human score"),
+    )?;
     // Translucent points: overlapping outputs accumulate, which a hexbin would show as counts.
     let alpha = (25.0 / (points.len() as f64).sqrt()).clamp(0.08, 0.6);
     chart

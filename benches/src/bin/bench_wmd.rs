@@ -28,27 +28,16 @@ fn main() {
     let t_load = t.elapsed().as_secs_f64();
     let hyps = lines(&args[2]);
     let refs = lines(&args[3]);
+    let pair = |(h, r): (&String, &String)| {
+        let h: Vec<&str> = h.split(' ').filter(|t| !t.is_empty()).collect();
+        let r: Vec<&str> = r.split(' ').filter(|t| !t.is_empty()).collect();
+        wmdistance(&vectors, &h, &r, true)
+    };
     let t = Instant::now();
-    let d: Vec<f64> = hyps
-        .iter()
-        .zip(&refs)
-        .map(|(h, r)| {
-            let h: Vec<&str> = h.split(' ').filter(|t| !t.is_empty()).collect();
-            let r: Vec<&str> = r.split(' ').filter(|t| !t.is_empty()).collect();
-            wmdistance(&vectors, &h, &r, true)
-        })
-        .collect();
+    let d: Vec<f64> = hyps.iter().zip(&refs).map(pair).collect();
     let t_pairs = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let parallel: Vec<f64> = hyps
-        .par_iter()
-        .zip(&refs)
-        .map(|(h, r)| {
-            let h: Vec<&str> = h.split(' ').filter(|t| !t.is_empty()).collect();
-            let r: Vec<&str> = r.split(' ').filter(|t| !t.is_empty()).collect();
-            wmdistance(&vectors, &h, &r, true)
-        })
-        .collect();
+    let parallel: Vec<f64> = hyps.par_iter().zip(&refs).map(pair).collect();
     let t_parallel = t.elapsed().as_secs_f64();
     assert!(
         parallel
