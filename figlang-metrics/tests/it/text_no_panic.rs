@@ -102,19 +102,9 @@ const PIECES: &[&str] = &[
     "Like",
 ];
 
-/// Text built from tricky pieces and arbitrary characters.
-fn tricky() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        3 => prop::sample::select(PIECES).prop_map(String::from),
-        1 => any::<char>().prop_map(String::from),
-        1 => "\\PC{0,4}",
-    ];
-    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
-}
-
 /// Arbitrary printable Unicode or tricky text.
 fn text() -> impl Strategy<Value = String> {
-    prop_oneof!["\\PC*", tricky()]
+    hauser_testkit::text(PIECES, "")
 }
 
 /// A score is NaN or within `0..=max`.

@@ -79,17 +79,14 @@ const PIECES: &[&str] = &[
     "sun",
 ];
 
+/// The shared generator ([`hauser_testkit::tricky`]) with this crate's pieces.
 fn tricky() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        3 => prop::sample::select(PIECES).prop_map(String::from),
-        1 => any::<char>().prop_map(String::from),
-        1 => "\\PC{0,4}",
-    ];
-    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    hauser_testkit::tricky(PIECES, "")
 }
 
+/// Arbitrary printable Unicode or tricky text.
 fn text() -> impl Strategy<Value = String> {
-    prop_oneof!["\\PC*", tricky()]
+    hauser_testkit::text(PIECES, "")
 }
 
 /// Pieces of the literal syntax, with tricky text inside and around strings.

@@ -78,17 +78,9 @@ const PIECES: &[&str] = &[
     "1.5",
 ];
 
-fn tricky() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        4 => prop::sample::select(PIECES).prop_map(String::from),
-        1 => any::<char>().prop_map(String::from),
-        1 => "\\PC{0,4}",
-    ];
-    prop::collection::vec(piece, 0..20).prop_map(|v| v.join(" "))
-}
-
+/// Arbitrary printable Unicode or tricky text.
 fn text() -> impl Strategy<Value = String> {
-    prop_oneof!["\\PC*", tricky()]
+    hauser_testkit::text(PIECES, " ")
 }
 
 /// A simile and a literal: arbitrary text, or the simile with a char range cut out (what the
