@@ -12,7 +12,7 @@
 //! 5. when those distances sum to less than 1e-8 (every word of one side has the same direction
 //!    as every word of the other) gensim gives up and returns `inf`, and so does this;
 //! 6. the distance is the exact earth mover's distance between the normalised bags of words
-//!    (count / length) under those costs ([`emd`]). Mass of a word found on both sides stays in
+//!    (count / length) under those costs ([`mod@emd`]). Mass of a word found on both sides stays in
 //!    place first (optimal for a metric cost), so the transport problem solved is only what
 //!    differs between the two documents.
 //!
