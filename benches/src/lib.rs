@@ -28,3 +28,13 @@ pub fn synthetic_groups(n: usize, k: usize) -> Vec<CandidateGroup> {
         })
         .collect()
 }
+
+/// The lines of a text file, for the benchmark drivers (`src/bin/`); panics naming the file when
+/// it cannot be read, which ends a benchmark run with a clear message.
+pub fn read_lines(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}

@@ -8,14 +8,7 @@ use std::time::Instant;
 
 use figlang_metrics::text::bleu_sacre::SacreBleu;
 use figlang_metrics::text::chrf::Chrf;
-
-fn lines(path: &str) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+use hauser_benches::read_lines;
 
 fn save(path: &str, v: &[f64]) {
     let text: String = v.iter().map(|x| format!("{x}\n")).collect();
@@ -25,8 +18,8 @@ fn save(path: &str, v: &[f64]) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     assert!(args.len() == 4, "usage: bench_text HYP REF OUT_PREFIX");
-    let hyps = lines(&args[1]);
-    let refs = lines(&args[2]);
+    let hyps = read_lines(&args[1]);
+    let refs = read_lines(&args[2]);
     let refs1: Vec<Vec<&str>> = refs.iter().map(|r| vec![r.as_str()]).collect();
 
     let chrf = Chrf::default();

@@ -10,15 +10,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use figlang_metrics::wmd::{wmdistance, WordVectors};
+use hauser_benches::read_lines;
 use rayon::prelude::*;
-
-fn lines(path: &str) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -26,8 +19,8 @@ fn main() {
     let t = Instant::now();
     let vectors = WordVectors::load(Path::new(&args[1]), None, None).expect("vectors");
     let t_load = t.elapsed().as_secs_f64();
-    let hyps = lines(&args[2]);
-    let refs = lines(&args[3]);
+    let hyps = read_lines(&args[2]);
+    let refs = read_lines(&args[3]);
     let pair = |(h, r): (&String, &String)| {
         let h: Vec<&str> = h.split(' ').filter(|t| !t.is_empty()).collect();
         let r: Vec<&str> = r.split(' ').filter(|t| !t.is_empty()).collect();
