@@ -2,10 +2,10 @@
 
 The formality-transfer paper's BLEU column was computed with NLTK <= 3.4.5, whose word
 tokenizer differs from today's (e.g. `..` stays attached to a word). This script needs a
-separate venv with that NLTK version:
+separate venv with that NLTK version (here under the repository's ignored .cache/):
 
-    python -m venv /tmp/venv-nltk345 && /tmp/venv-nltk345/bin/pip install nltk==3.4.5
-    NLTK_DATA=/tmp/nltk_data /tmp/venv-nltk345/bin/python tools/gen_treebank_nltk345_fixture.py
+    python -m venv .cache/venv-nltk345 && .cache/venv-nltk345/bin/pip install nltk==3.4.5
+    NLTK_DATA=.cache/nltk_data .cache/venv-nltk345/bin/python tools/gen_treebank_nltk345_fixture.py
 
 NLTK 3.4.5 predates Python 3.11; two stdlib names it imports are shimmed below.
 Output: figlang-metrics/tests/fixtures/treebank_nltk345.json (one sentence per case, no Punkt).

