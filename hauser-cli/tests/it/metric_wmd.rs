@@ -106,32 +106,28 @@ fn corpus_line_reports_the_mean_the_infinite_lines_and_the_signature() {
     std::fs::write(&r, "a cat sat on the mat\nthe dog\n").unwrap();
     let vectors = fixture("vectors.bin");
     let (h, r) = (h.to_str().unwrap(), r.to_str().unwrap());
-    let out = run(&[
-        "metric",
-        "wmd",
-        "--vectors",
-        &vectors,
-        "--hyp",
-        h,
-        "--ref",
-        r,
-    ]);
+    // `hauser metric wmd` on these files, with `extra` flags.
+    let wmd = |extra: &[&str]| {
+        let mut args = vec![
+            "metric",
+            "wmd",
+            "--vectors",
+            &vectors,
+            "--hyp",
+            h,
+            "--ref",
+            r,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = wmd(&[]);
     let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["metric"], "wmd");
     assert_eq!(v["score"], Value::Null, "one line is inf, so is the mean");
     assert_eq!(v["n_inf"], 1);
     assert_eq!(v["n"], 2);
-    let sentence = run(&[
-        "metric",
-        "wmd",
-        "--vectors",
-        &vectors,
-        "--hyp",
-        h,
-        "--ref",
-        r,
-        "--sentence",
-    ]);
+    let sentence = wmd(&["--sentence"]);
     let lines: Vec<String> = stdout(&sentence).lines().map(String::from).collect();
     assert_eq!(lines[1], "inf");
     let first: f64 = lines[0].parse().unwrap();
@@ -147,19 +143,8 @@ fn corpus_line_reports_the_mean_the_infinite_lines_and_the_signature() {
     ] {
         assert!(sig.contains(part), "{sig}");
     }
-    // --vocab-limit keeps the first words only: "sat" (4th) stays, "mat" (after the duplicate) too.
-    let out = run(&[
-        "metric",
-        "wmd",
-        "--vectors",
-        &vectors,
-        "--vocab-limit",
-        "3",
-        "--hyp",
-        h,
-        "--ref",
-        r,
-    ]);
+    // --vocab-limit keeps the file's first words only ("the", "cat", "dog").
+    let out = wmd(&["--vocab-limit", "3"]);
     let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert!(v["signature"].as_str().unwrap().contains("vocab:3"), "{v}");
 }
