@@ -131,6 +131,21 @@ fn range(values: impl Iterator<Item = f64>) -> Option<std::ops::Range<f64>> {
     Some(lo - pad..hi + pad)
 }
 
+/// The points whose two coordinates are finite (a NaN or infinite mean cannot be drawn).
+fn finite(points: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    points
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect()
+}
+
+/// The x and y axis ranges of `points` ([`range`] of each coordinate); None when empty.
+fn ranges(points: &[(f64, f64)]) -> Option<(Range<f64>, Range<f64>)> {
+    Some((
+        range(points.iter().map(|p| p.0))?,
+        range(points.iter().map(|p| p.1))?,
+    ))
+}
+
 /// Least-squares line y = a + b x, or None when x is constant.
 fn fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let n = points.len() as f64;
@@ -192,14 +207,8 @@ fn draw_system<DB: DrawingBackend>(
     plot: &MetaEvalPlot<'_>,
 ) -> Result<(), String> {
     area.fill(&WHITE).map_err(chart_error)?;
-    let points: Vec<(f64, f64)> = plot
-        .systems
-        .iter()
-        .map(|(_, m, h)| (*m, *h))
-        .filter(|(m, h)| m.is_finite() && h.is_finite())
-        .collect();
-    let xr = range(points.iter().map(|p| p.0)).ok_or("no finite system mean")?;
-    let yr = range(points.iter().map(|p| p.1)).ok_or("no finite system mean")?;
+    let points = finite(plot.systems.iter().map(|(_, m, h)| (*m, *h)));
+    let (xr, yr) = ranges(&points).ok_or("no finite system mean")?;
     let title = format!(
         "System level: Pearson r = {:.3} ({} systems)",
         plot.system_pearson,
@@ -296,14 +305,8 @@ fn draw_segment<DB: DrawingBackend>(
     plot: &MetaEvalPlot<'_>,
 ) -> Result<(), String> {
     area.fill(&WHITE).map_err(chart_error)?;
-    let points: Vec<(f64, f64)> = plot
-        .segments
-        .iter()
-        .copied()
-        .filter(|(m, h)| m.is_finite() && h.is_finite())
-        .collect();
-    let xr = range(points.iter().map(|p| p.0)).ok_or("no finite score")?;
-    let yr = range(points.iter().map(|p| p.1)).ok_or("no finite score")?;
+    let points = finite(plot.segments.iter().copied());
+    let (xr, yr) = ranges(&points).ok_or("no finite score")?;
     let title = format!(
         "Segment level: Pearson r = {:.3}, WMT Kendall tau = {:.3} ({} outputs)",
         plot.segment_pearson,
