@@ -10,12 +10,14 @@ use candle_nn::VarBuilder;
 
 use crate::error::{NliError, Result};
 use crate::source::ModelSource;
-use crate::weights::{narrowed, open_weights};
+use crate::weights::{narrowed, open_weights, WeightsAt};
 
 /// Where candle's modules are read from when they are needed after loading.
 #[derive(Debug, Clone)]
 pub(crate) struct WeightsHandle {
     pub source: ModelSource,
+    /// The weights file: the model's own, or a checkpoint holding it.
+    pub at: WeightsAt,
     pub dtype: DType,
     pub device: Device,
     /// The base-model prefix of the checkpoint's tensor names (`bert`, `transformer`...).
@@ -98,7 +100,7 @@ impl<P, C> Engines<P, C> {
         }
         let w = &self.weights;
         let (vb, path): (VarBuilder<'static>, PathBuf) =
-            open_weights(&w.source, w.dtype, &w.device)?;
+            open_weights(&w.source, &w.at, w.dtype, &w.device)?;
         let base = narrowed(&vb, w.prefix);
         let built = build(&base).map_err(|e| NliError::Weights {
             model: w.source.name(),

@@ -89,6 +89,7 @@
 mod arch;
 mod batch;
 mod classify;
+mod comet;
 mod config;
 mod device;
 mod embed;
@@ -106,6 +107,9 @@ mod weights;
 pub use arch::ENCODER_ARCHITECTURES;
 pub use batch::Batching;
 pub use classify::{Predictions, SequenceClassifier};
+pub use comet::{
+    CometClass, CometHparams, CometInput, CometModel, LayerChoice, LayerTransform, Pooling,
+};
 pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};

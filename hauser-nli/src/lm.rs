@@ -14,7 +14,7 @@ use crate::model::LoadOptions;
 use crate::packed::{all_finite, PackedCausalLm};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
-use crate::weights::{narrowed, open_weights};
+use crate::weights::{narrowed, open_weights, WeightsAt};
 
 /// Log-likelihood of one input.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +82,7 @@ impl CausalLm {
             message,
         })?;
         let (device, dtype) = opts.device.open(&name, opts.precision)?;
-        let (vb, weights) = open_weights(source, dtype, &device)?;
+        let (vb, weights) = open_weights(source, &WeightsAt::Model, dtype, &device)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
             path: weights.clone(),
@@ -92,6 +92,7 @@ impl CausalLm {
         let base = narrowed(&vb, prefix);
         let handle = WeightsHandle {
             source: source.clone(),
+            at: WeightsAt::Model,
             dtype,
             device: device.clone(),
             prefix,

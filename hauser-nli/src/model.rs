@@ -14,7 +14,7 @@ use crate::error::{infer_err, NliError, Result};
 use crate::packed::PackedEncoder;
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
-use crate::weights::{narrowed, open_weights};
+use crate::weights::{narrowed, open_weights, WeightsAt};
 
 /// How a model is loaded and run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,6 +65,16 @@ impl TransformerModel {
         opts: &LoadOptions,
         usage: &'static str,
     ) -> Result<(Self, VarBuilder<'static>)> {
+        Self::load_from(source, &WeightsAt::Model, opts, usage)
+    }
+
+    /// [`Self::load`] with the weights read from `at` (config and tokenizer from `source`).
+    pub(crate) fn load_from(
+        source: &ModelSource,
+        at: &WeightsAt,
+        opts: &LoadOptions,
+        usage: &'static str,
+    ) -> Result<(Self, VarBuilder<'static>)> {
         let name = source.name();
         let cfg_path = source.required("config.json")?;
         let (config, raw_config) = ModelConfig::load(&name, &cfg_path)?;
@@ -84,7 +94,7 @@ impl TransformerModel {
             path: cfg_path.clone(),
             message: e.to_string(),
         })?;
-        let (vb, weights) = open_weights(source, dtype, &device)?;
+        let (vb, weights) = open_weights(source, at, dtype, &device)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
             path: weights.clone(),
@@ -95,6 +105,7 @@ impl TransformerModel {
         let base = narrowed(&vb, prefix);
         let handle = WeightsHandle {
             source: source.clone(),
+            at: at.clone(),
             dtype,
             device: device.clone(),
             prefix,

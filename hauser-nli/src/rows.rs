@@ -73,6 +73,64 @@ impl TransformerModel {
         Ok(scatter(encs.len(), out))
     }
 
+    /// For every input, in input order: `fold(layer, rows, acc)` called on its hidden states
+    /// of each layer `0..=upto` in turn (`rows` and `acc` are `ids.len() * hidden` values;
+    /// `acc` starts at zero and is returned). Only one layer of a batch is held at a time on
+    /// the packed path, which is what a scalar mix over all layers (COMET) needs.
+    ///
+    /// # Errors
+    /// As [`Self::layer_rows`].
+    pub(crate) fn fold_layers(
+        &self,
+        encs: &[Encoded],
+        upto: usize,
+        fold: &(dyn Fn(usize, &[f32], &mut [f32]) + Sync),
+    ) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
+        let h = self.config.hidden_size;
+        let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
+        let zeros = |idx: &[usize]| -> Vec<Vec<f32>> {
+            idx.iter().map(|&i| vec![0f32; lengths[i] * h]).collect()
+        };
+        if let Some(packed) = self.engines.packed() {
+            return self.batching.par_packed(&lengths, &name, |idx| {
+                let seqs: Vec<SeqRef<'_>> = idx
+                    .iter()
+                    .map(|&i| SeqRef {
+                        ids: &encs[i].ids,
+                        type_ids: &encs[i].type_ids,
+                    })
+                    .collect();
+                let mut acc = zeros(idx);
+                packed.forward_visit(&seqs, upto, &mut |l, i, rows| fold(l, rows, &mut acc[i]))?;
+                Ok(acc)
+            });
+        }
+        let e = infer_err(&name);
+        let mut out = Vec::new();
+        for idx in self.batching.plan(&lengths) {
+            let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
+            let states = self.forward(&batch)?;
+            let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
+            let mut acc = zeros(&idx);
+            for (l, state) in states.iter().enumerate().take(upto + 1) {
+                let all: Vec<Vec<Vec<f32>>> = state
+                    .to_dtype(candle_core::DType::F32)
+                    .and_then(|t| t.to_vec3())
+                    .map_err(&e)?;
+                for ((seq, &n), a) in all.into_iter().zip(&lens).zip(acc.iter_mut()) {
+                    let rows: Vec<f32> = seq.into_iter().take(n).flatten().collect();
+                    if !all_finite(&rows) {
+                        return Err(self.non_finite(&states, upto, &lens));
+                    }
+                    fold(l, &rows, a);
+                }
+            }
+            out.push((idx, acc));
+        }
+        Ok(scatter(encs.len(), out))
+    }
+
     /// The error for a padded batch whose output is not finite: the first of `states[..=upto]`
     /// whose real rows (`lengths` per sequence) are not finite, `None` (after the layers) when
     /// all are. Only runs once something is wrong, so converting every state costs nothing in

@@ -9,13 +9,43 @@ use candle_nn::VarBuilder;
 use crate::error::{NliError, Result};
 use crate::source::ModelSource;
 
+/// Where a model's weights are read from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum WeightsAt {
+    /// The model's own `model.safetensors` or `pytorch_model.bin`.
+    #[default]
+    Model,
+    /// A training checkpoint that holds the encoder among other modules (COMET's PyTorch
+    /// Lightning `model.ckpt`): the state dict under `key`, the encoder's tensors under
+    /// `prefix`.
+    Checkpoint {
+        /// The checkpoint file (a `torch.save` zip).
+        path: PathBuf,
+        /// The dictionary entry holding the tensors (`state_dict`).
+        key: &'static str,
+        /// The encoder's tensor-name prefix (`encoder.model`).
+        prefix: &'static str,
+    },
+}
+
 /// Opens the weights of `source` as a var builder: `model.safetensors` (memory-mapped),
-/// else `pytorch_model.bin`.
+/// else `pytorch_model.bin`; or the encoder inside a checkpoint (`at`).
 pub(crate) fn open_weights(
     source: &ModelSource,
+    at: &WeightsAt,
     dtype: DType,
     device: &Device,
 ) -> Result<(VarBuilder<'static>, PathBuf)> {
+    if let WeightsAt::Checkpoint { path, key, prefix } = at {
+        let vb = VarBuilder::from_pth_with_state(path, dtype, key, device).map_err(|e| {
+            NliError::Weights {
+                model: source.name(),
+                path: path.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        return Ok((vb.pp(*prefix), path.clone()));
+    }
     let (path, kind) = source.first_of(&["model.safetensors", "pytorch_model.bin"])?;
     let werr = |e: candle_core::Error| NliError::Weights {
         model: source.name(),

@@ -86,31 +86,56 @@ impl PackedEncoder {
         seqs: &[SeqRef<'_>],
         layer: usize,
     ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
+        let mut out = vec![Vec::new(); seqs.len()];
+        self.forward_visit(seqs, layer, &mut |l, i, rows| {
+            if l == layer {
+                out[i] = rows.to_vec();
+            }
+        })?;
+        Ok(out)
+    }
+
+    /// Runs the layers up to `upto` and hands every sequence's hidden states of every layer
+    /// `0..=upto` to `visit(layer, sequence, rows)` (`len * hidden` values), so that a caller
+    /// that combines all layers (COMET's scalar mix) never holds more than one of them.
+    ///
+    /// # Errors
+    /// As [`Self::forward`].
+    pub(crate) fn forward_visit(
+        &self,
+        seqs: &[SeqRef<'_>],
+        upto: usize,
+        visit: &mut dyn FnMut(usize, usize, &[f32]),
+    ) -> std::result::Result<(), PackedError> {
         let h = self.hidden;
         let total: usize = seqs.iter().map(|s| s.ids.len()).sum();
+        let mut emit = |layer: usize, x: &[f32]| {
+            let mut start = 0;
+            for (i, s) in seqs.iter().enumerate() {
+                let end = start + s.ids.len() * h;
+                visit(layer, i, &x[start..end]);
+                start = end;
+            }
+        };
         let mut x = self.embed(seqs, total)?;
         layer_norm(&mut x, h, &self.emb_g, &self.emb_b, self.emb_eps);
         check_finite(&x, Some(0))?;
-        if layer > 0 {
+        emit(0, &x);
+        if upto > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
             with_scratch(total, h, self.inter, longest, |buf| {
-                self.layers[..layer.min(self.layers.len())]
+                self.layers[..upto.min(self.layers.len())]
                     .iter()
                     .enumerate()
                     .try_for_each(|(i, l)| {
                         self.layer(l, seqs, &mut x, buf)?;
-                        check_finite(&x, Some(i + 1))
+                        check_finite(&x, Some(i + 1))?;
+                        emit(i + 1, &x);
+                        Ok::<(), PackedError>(())
                     })
             })?;
         }
-        let mut out = Vec::with_capacity(seqs.len());
-        let mut start = 0;
-        for s in seqs {
-            let end = start + s.ids.len() * h;
-            out.push(x[start..end].to_vec());
-            start = end;
-        }
-        Ok(out)
+        Ok(())
     }
 
     fn embed(&self, seqs: &[SeqRef<'_>], total: usize) -> std::result::Result<Vec<f32>, String> {

@@ -1,0 +1,325 @@
+//! COMET (unbabel-comet 2.x) estimator models, read from a checkpoint directory: the encoder,
+//! the layer-wise attention, pooling and the feed-forward estimator.
+
+mod head;
+mod hparams;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use candle_core::{Device, Tensor};
+use candle_nn::VarBuilder;
+
+pub use hparams::{CometClass, CometHparams, LayerChoice, LayerTransform, Pooling};
+
+use self::head::{pool, Activation, Estimator, ScalarMix};
+use crate::config::ModelConfig;
+use crate::error::{NliError, Result};
+use crate::model::{LoadOptions, TransformerModel};
+use crate::source::ModelSource;
+use crate::weights::WeightsAt;
+
+/// Sentences embedded per call of the encoder: bounds the per-token states held at once.
+const CHUNK: usize = 1024;
+
+/// One segment to score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CometInput<'a> {
+    /// Source sentence (`""` for the paper's COMET-w, which scores without the source).
+    pub src: &'a str,
+    /// Hypothesis (system output).
+    pub mt: &'a str,
+    /// Reference; required by regression models, unused by reference-free ones.
+    pub reference: Option<&'a str>,
+}
+
+/// A COMET estimator loaded from a checkpoint directory.
+///
+/// The directory is what unbabel-comet 2.x downloads or trains: `hparams.yaml` and
+/// `checkpoints/model.ckpt` (a PyTorch Lightning checkpoint, read by candle's pickle reader;
+/// no Python). The encoder's `config.json` and tokenizer come from `pretrained_model` in
+/// `hparams.yaml`: a directory relative to the model directory when one exists there, the
+/// model directory itself when it holds `config.json`, else that hub id (`xlm-roberta-large`).
+pub struct CometModel {
+    dir: PathBuf,
+    hparams: CometHparams,
+    encoder: TransformerModel,
+    mix: Option<ScalarMix>,
+    /// The hidden state pooled when there is no mix.
+    layer: usize,
+    estimator: Estimator,
+    device: Device,
+}
+
+impl std::fmt::Debug for CometModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CometModel")
+            .field("dir", &self.dir)
+            .field("hparams", &self.hparams)
+            .finish()
+    }
+}
+
+impl CometModel {
+    /// Loads the model in `dir`.
+    ///
+    /// # Errors
+    /// A missing `hparams.yaml` or checkpoint, an unsupported class, encoder or activation,
+    /// missing or misshapen tensors, named with the directory.
+    pub fn load(dir: &Path, opts: &LoadOptions) -> Result<Self> {
+        let name = dir.display().to_string();
+        if !dir.is_dir() {
+            return Err(NliError::NotADirectory {
+                model: name,
+                path: dir.to_path_buf(),
+                problem: if dir.exists() {
+                    "is not a directory"
+                } else {
+                    "does not exist"
+                },
+            });
+        }
+        let hp_path = dir.join("hparams.yaml");
+        if !hp_path.is_file() {
+            return Err(missing(&name, "hparams.yaml"));
+        }
+        let hparams = CometHparams::load(&name, &hp_path)?;
+        let ckpt = dir.join("checkpoints").join("model.ckpt");
+        if !ckpt.is_file() {
+            return Err(missing(&name, "checkpoints/model.ckpt"));
+        }
+        let invalid = |message: String| NliError::Config {
+            model: name.clone(),
+            path: hp_path.clone(),
+            message,
+        };
+        if !matches!(hparams.encoder_model.as_str(), "XLM-RoBERTa" | "BERT") {
+            return Err(invalid(format!(
+                "encoder_model {:?} is not supported (supported: XLM-RoBERTa, BERT)",
+                hparams.encoder_model
+            )));
+        }
+        let act = Activation::parse(&hparams.activations).ok_or_else(|| {
+            invalid(format!(
+                "activations {:?} is not supported",
+                hparams.activations
+            ))
+        })?;
+        let final_act = match &hparams.final_activation {
+            None => None,
+            Some(a) => Some(
+                Activation::parse(a)
+                    .ok_or_else(|| invalid(format!("final_activation {a:?} is not supported")))?,
+            ),
+        };
+        let source = encoder_source(dir, &hparams.pretrained_model);
+        let cfg_path = source.required("config.json")?;
+        let (config, _) = ModelConfig::load(&source.name(), &cfg_path)?;
+        // COMET's encoders: max_positions = max_position_embeddings - 2, and sentences are
+        // tokenised with max_length = max_positions - 2.
+        let comet_len = config.max_position_embeddings.saturating_sub(4).max(2);
+        let mut enc_opts = *opts;
+        enc_opts.max_len = Some(opts.max_len.map_or(comet_len, |n| n.min(comet_len)));
+        let at = WeightsAt::Checkpoint {
+            path: ckpt.clone(),
+            key: "state_dict",
+            prefix: "encoder.model",
+        };
+        let (encoder, _) = TransformerModel::load_from(&source, &at, &enc_opts, "COMET encoder")?;
+        let (device, _) = opts.device.open(&name, opts.precision)?;
+        let werr = |e: candle_core::Error| NliError::Weights {
+            model: name.clone(),
+            path: ckpt.clone(),
+            message: e.to_string(),
+        };
+        // The head is small: it runs in f32 whatever the encoder's precision.
+        let vb =
+            VarBuilder::from_pth_with_state(&ckpt, candle_core::DType::F32, "state_dict", &device)
+                .map_err(werr)?;
+        let states = encoder.exposed_layers();
+        let (mix, layer) = match hparams.layer {
+            LayerChoice::Mix => {
+                let la = vb.pp("layerwise_attention");
+                let raw = (0..states)
+                    .map(|i| {
+                        la.get(1, &format!("scalar_parameters.{i}"))
+                            .and_then(|t| t.to_vec1::<f32>())
+                            .map(|v| v[0])
+                    })
+                    .collect::<candle_core::Result<Vec<f32>>>()
+                    .map_err(werr)?;
+                let gamma = la
+                    .get(1, "gamma")
+                    .and_then(|t| t.to_vec1::<f32>())
+                    .map_err(werr)?[0];
+                let mix = ScalarMix::new(
+                    &raw,
+                    gamma,
+                    hparams.layer_transformation,
+                    hparams.layer_norm,
+                );
+                (Some(mix), states - 1)
+            }
+            LayerChoice::Index(i) if i < states => (None, i),
+            LayerChoice::Index(i) => {
+                return Err(invalid(format!(
+                    "layer {i} is out of range: the encoder has {states} hidden states"
+                )))
+            }
+        };
+        let h = config.hidden_size;
+        let in_dim = match hparams.class {
+            CometClass::Regression => 6 * h,
+            CometClass::Referenceless => 4 * h,
+        };
+        let estimator = Estimator::load(
+            &vb.pp("estimator"),
+            in_dim,
+            &hparams.hidden_sizes,
+            act,
+            final_act,
+        )
+        .map_err(werr)?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            hparams,
+            encoder,
+            mix,
+            layer,
+            estimator,
+            device,
+        })
+    }
+
+    /// The settings read from `hparams.yaml`.
+    pub fn hparams(&self) -> &CometHparams {
+        &self.hparams
+    }
+
+    /// The encoder (tokenizer, batching, kernels).
+    pub fn encoder(&self) -> &TransformerModel {
+        &self.encoder
+    }
+
+    /// Mutable access to the encoder (batching, packed kernels).
+    pub fn encoder_mut(&mut self) -> &mut TransformerModel {
+        &mut self.encoder
+    }
+
+    /// The model directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the model scores without a reference (quality estimation).
+    pub fn is_referenceless(&self) -> bool {
+        self.hparams.class == CometClass::Referenceless
+    }
+
+    /// Pooled sentence embeddings, as COMET's `get_sentence_embedding` computes them.
+    ///
+    /// # Errors
+    /// Tokenizer or inference failures.
+    pub fn sentence_embeddings(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let h = self.encoder.config.hidden_size;
+        let pooling = self.hparams.pool;
+        // `default` pooling reads the last layer's first token, whatever the mix says.
+        let (mix, layer) = match pooling {
+            Pooling::Default => (None, self.encoder.exposed_layers() - 1),
+            _ => (self.mix.as_ref(), self.layer),
+        };
+        let fold = move |l: usize, rows: &[f32], acc: &mut [f32]| match mix {
+            Some(m) => m.add(l, rows, acc),
+            None if l == layer => acc.copy_from_slice(rows),
+            None => {}
+        };
+        let mut out = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(CHUNK) {
+            let inputs: Vec<(&str, Option<&str>)> = chunk.iter().map(|t| (*t, None)).collect();
+            let (encs, _) = self.encoder.encode_all(&inputs)?;
+            let states = self.encoder.fold_layers(&encs, layer, &fold)?;
+            out.extend(states.iter().map(|s| pool(pooling, s, h)));
+        }
+        Ok(out)
+    }
+
+    /// Scores every input (one score each, in input order). Each distinct sentence is
+    /// encoded once.
+    ///
+    /// # Errors
+    /// [`NliError::Invalid`] when a regression model gets an input without a reference;
+    /// tokenizer or inference failures.
+    pub fn score(&self, inputs: &[CometInput<'_>]) -> Result<Vec<f32>> {
+        let name = self.dir.display().to_string();
+        let with_ref = !self.is_referenceless();
+        if with_ref {
+            if let Some(i) = inputs.iter().position(|x| x.reference.is_none()) {
+                return Err(NliError::Invalid {
+                    model: name,
+                    message: format!("input {i} has no reference; this regression model needs one"),
+                });
+            }
+        }
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut texts: Vec<&str> = Vec::new();
+        for x in inputs {
+            for t in [Some(x.src), Some(x.mt), x.reference.filter(|_| with_ref)]
+                .into_iter()
+                .flatten()
+            {
+                if !index.contains_key(t) {
+                    index.insert(t, texts.len());
+                    texts.push(t);
+                }
+            }
+        }
+        let emb = self.sentence_embeddings(&texts)?;
+        let h = self.encoder.config.hidden_size;
+        let width = if with_ref { 6 * h } else { 4 * h };
+        let mut features = Vec::with_capacity(inputs.len() * width);
+        for x in inputs {
+            let s = &emb[index[x.src]];
+            let m = &emb[index[x.mt]];
+            features.extend_from_slice(m);
+            if with_ref {
+                let r = &emb[index[x.reference.unwrap_or_default()]];
+                features.extend_from_slice(r);
+                features.extend(m.iter().zip(r).map(|(a, b)| a * b));
+                features.extend(m.iter().zip(r).map(|(a, b)| (a - b).abs()));
+            } else {
+                features.extend_from_slice(s);
+            }
+            features.extend(m.iter().zip(s).map(|(a, b)| a * b));
+            features.extend(m.iter().zip(s).map(|(a, b)| (a - b).abs()));
+        }
+        if inputs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let e = |e: candle_core::Error| NliError::Inference {
+            model: name.clone(),
+            message: e.to_string(),
+        };
+        let t = Tensor::from_vec(features, (inputs.len(), width), &self.device).map_err(e)?;
+        self.estimator.forward(&t).map_err(e)
+    }
+}
+
+fn missing(model: &str, file: &str) -> NliError {
+    NliError::MissingFile {
+        model: model.to_string(),
+        file: file.to_string(),
+        hint: " (a COMET model directory holds hparams.yaml and checkpoints/model.ckpt)".into(),
+    }
+}
+
+/// Where the encoder's config and tokenizer are: see [`CometModel`].
+fn encoder_source(dir: &Path, pretrained: &str) -> ModelSource {
+    let rel = dir.join(pretrained);
+    if !pretrained.is_empty() && rel.is_dir() {
+        return ModelSource::Dir(rel);
+    }
+    if dir.join("config.json").is_file() {
+        return ModelSource::Dir(dir.to_path_buf());
+    }
+    ModelSource::parse(pretrained)
+}
