@@ -9,7 +9,8 @@
 //! mark is ignored, CRLF is accepted.
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
-//! command-line flags; the neural ones (bertscore, perplexity, style) from `neural_metric`.
+//! command-line flags; the neural ones (bertscore, comet, perplexity, style) from
+//! `neural_metric`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ pub const TEXT_METRICS: [&str; 13] = figlang_metrics::text::NAMES;
 pub struct MetricArgs {
     /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, rouge1,
     /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
-    /// Distance, needs --vectors), or a neural metric (bertscore, perplexity, style).
+    /// Distance, needs --vectors), or a neural metric (bertscore, comet, perplexity, style).
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
@@ -114,6 +115,23 @@ pub fn read_lines(path: &Path) -> Result<Vec<String>, CliError> {
     Ok(out)
 }
 
+/// [`read_lines`] for a file that must be line-aligned with the `n` hypotheses of `hyp`.
+fn read_aligned(path: &Path, hyp: &Path, n: usize) -> Result<Vec<String>, CliError> {
+    let r = read_lines(path)?;
+    if r.len() != n {
+        return Err(CliError::Input {
+            path: path.to_path_buf(),
+            line: r.len().min(n) + 1,
+            message: format!(
+                "{} lines, but {} has {n} (files must be line-aligned)",
+                r.len(),
+                hyp.display(),
+            ),
+        });
+    }
+    Ok(r)
+}
+
 fn metric_err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
@@ -136,7 +154,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     let name = args.name.as_str();
     if !TEXT_METRICS.contains(&name) {
         return Err(CliError::Usage(format!(
-            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, perplexity, style",
+            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, comet, perplexity, style",
             TEXT_METRICS[..12].join(", ")
         )));
     }
@@ -162,27 +180,23 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .iter()
             .map(|b| ("--baseline", b.as_path())),
     );
+    inputs.extend(args.neural.src.iter().map(|s| ("--src", s.as_path())));
     files::check_single_stdin(&inputs)?;
     let hyps = read_lines(&args.hyp)?;
     let mut refs = Vec::with_capacity(args.refs.len());
     for path in &args.refs {
-        let r = read_lines(path)?;
-        if r.len() != hyps.len() {
-            let line = r.len().min(hyps.len()) + 1;
-            return Err(CliError::Input {
-                path: path.clone(),
-                line,
-                message: format!(
-                    "{} lines, but {} has {} (files must be line-aligned)",
-                    r.len(),
-                    args.hyp.display(),
-                    hyps.len()
-                ),
-            });
-        }
-        refs.push(r);
+        refs.push(read_aligned(path, &args.hyp, hyps.len())?);
     }
-    if neural_metric::run(&args.name, &args.neural, &hyps, &refs, args.sentence, out)? {
+    let src = match &args.neural.src {
+        Some(path) => Some(read_aligned(path, &args.hyp, hyps.len())?),
+        None => None,
+    };
+    let texts = neural_metric::Texts {
+        hyps: &hyps,
+        refs: &refs,
+        src: src.as_deref(),
+    };
+    if neural_metric::run(&args.name, &args.neural, &texts, args.sentence, out)? {
         return Ok(());
     }
     if args.name == "wmd" {

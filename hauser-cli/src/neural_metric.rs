@@ -1,4 +1,4 @@
-//! The neural metrics of `hauser metric`: `bertscore`, `perplexity` and `style`.
+//! The neural metrics of `hauser metric`: `bertscore`, `comet`, `perplexity` and `style`.
 //!
 //! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
 //! subcommand; this module loads the model, scores, and prints either one number per line
@@ -11,10 +11,10 @@ use clap::Args;
 use serde_json::json;
 
 use figlang_metrics::neural::{
-    default_layer, Baseline, BertScore, BertScoreOptions, BosMode, NeuralError, Perplexity,
+    default_layer, Baseline, BertScore, BertScoreOptions, BosMode, Comet, NeuralError, Perplexity,
     StyleStrength,
 };
-use hauser_nli::{CausalLm, Embedder, LoadOptions, ModelSource, SequenceClassifier};
+use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
 use crate::error::CliError;
 use crate::{files, flags};
@@ -40,6 +40,12 @@ pub struct NeuralMetricArgs {
     /// transformers >= 4.24 and any run on transformers 5).
     #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
     pub prefix_space: Option<bool>,
+    /// COMET: sources, line-aligned with the hypotheses (`-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    pub src: Option<PathBuf>,
+    /// COMET: score with every source empty (the formality paper's "COMET-w").
+    #[arg(long, conflicts_with = "src")]
+    pub no_src: bool,
     /// Perplexity: prepend `<|endoftext|>` so that the first token is scored too.
     #[arg(long)]
     pub prepend_bos: bool,
@@ -106,19 +112,76 @@ pub fn parse_flip(spec: Option<&str>, n: usize) -> Result<Vec<bool>, CliError> {
     Ok(towards)
 }
 
-/// Runs a neural metric on line-aligned hypotheses and references (one list per reference
-/// file; unused by perplexity and style). Returns `false` when `name` is not a neural metric.
+/// The line-aligned texts a neural metric reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Texts<'a> {
+    /// Hypotheses.
+    pub hyps: &'a [String],
+    /// One list per reference file (unused by perplexity and style).
+    pub refs: &'a [Vec<String>],
+    /// Sources (COMET).
+    pub src: Option<&'a [String]>,
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// COMET on the command's texts: per-line scores, their mean, and the signature.
+fn comet(
+    args: &NeuralMetricArgs,
+    opts: &LoadOptions,
+    texts: &Texts<'_>,
+) -> Result<(Vec<f64>, f64, hauser_core::Signature), CliError> {
+    let spec = args
+        .model
+        .as_deref()
+        .ok_or_else(|| CliError::Usage("comet needs --model DIR (a COMET checkpoint directory: hparams.yaml, checkpoints/model.ckpt)".into()))?;
+    let dir = std::path::Path::new(spec);
+    let model = CometModel::load(dir, opts)?;
+    let referenceless = model.is_referenceless();
+    if texts.src.is_none() && !args.no_src {
+        return Err(CliError::Usage(
+            "comet needs --src FILE, or --no-src to score with empty sources (COMET-w)".into(),
+        ));
+    }
+    match (referenceless, texts.refs.len()) {
+        (false, 1) | (true, 0) => {}
+        (false, _) => {
+            return Err(CliError::Usage(
+                "comet: this regression model needs exactly one --ref file".into(),
+            ))
+        }
+        (true, _) => {
+            return Err(CliError::Usage(
+                "comet: this reference-free (quality estimation) model takes no --ref".into(),
+            ))
+        }
+    }
+    let id = dir
+        .file_name()
+        .map_or_else(|| spec.to_string(), |n| n.to_string_lossy().into_owned());
+    let mut metric = Comet::new(model, &id);
+    let src = texts.src.map(strs);
+    let refs = texts.refs.first().map(|r| strs(r)).unwrap_or_default();
+    let scores = metric.score(src.as_deref(), &strs(texts.hyps), &refs)?;
+    let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+    Ok((scores, mean, metric.signature()))
+}
+
+/// Runs a neural metric on line-aligned texts. Returns `false` when `name` is not a neural
+/// metric.
 ///
 /// # Errors
 /// Missing options, model loading or inference failures, an unwritable output.
 pub fn run(
     name: &str,
     args: &NeuralMetricArgs,
-    hyps: &[String],
-    refs: &[Vec<String>],
+    texts: &Texts<'_>,
     sentence: bool,
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
+    let (hyps, refs) = (texts.hyps, texts.refs);
     let opts = load_options(args);
     let (scores, system, signature, extra) = match name {
         "bertscore" => {
@@ -171,6 +234,10 @@ pub fn run(
                 metric.signature(),
                 extra,
             )
+        }
+        "comet" => {
+            let (scores, mean, signature) = comet(args, &opts, texts)?;
+            (scores, mean, signature, json!({}))
         }
         "perplexity" => {
             let (source, id) = model(args, name)?;

@@ -9,6 +9,9 @@ use crate::model::TransformerModel;
 use crate::packed::{all_finite, SeqRef};
 use crate::tokenize::Encoded;
 
+/// What [`TransformerModel::fold_layers`] calls per input and layer: `(layer, rows, acc)`.
+pub(crate) type LayerFold<'a> = dyn Fn(usize, &[f32], &mut [f32]) + Sync + 'a;
+
 impl TransformerModel {
     /// Whether f32 CPU inference goes through the packed kernels (BERT-layout encoders, i.e. the
     /// BERT family and DistilBERT, on the CPU; see the crate documentation, "Speed").
@@ -84,7 +87,7 @@ impl TransformerModel {
         &self,
         encs: &[Encoded],
         upto: usize,
-        fold: &(dyn Fn(usize, &[f32], &mut [f32]) + Sync),
+        fold: &LayerFold<'_>,
     ) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let h = self.config.hidden_size;

@@ -1,5 +1,5 @@
-//! Neural metrics on the `hauser-nli` engine: BERTScore, perplexity fluency and style
-//! strength, each also a `hauser_core::Scorer`.
+//! Neural metrics on the `hauser-nli` engine: BERTScore, COMET, perplexity fluency and style
+//! strength; all but COMET are also `hauser_core::Scorer`s.
 //!
 //! ```no_run
 //! use figlang_metrics::neural::{BertScore, BertScoreOptions};
@@ -14,6 +14,7 @@
 //! ```
 
 mod bertscore;
+mod comet;
 mod error;
 mod greedy;
 mod perplexity;
@@ -23,6 +24,7 @@ mod style;
 pub use bertscore::{
     default_layer, default_prefix_space, BertScore, BertScoreOptions, DEFAULT_LAYERS,
 };
+pub use comet::Comet;
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
 pub use perplexity::{BosMode, Perplexity, PerplexityScores};

@@ -12,6 +12,7 @@ mod kb;
 mod limits;
 mod meta_eval;
 mod metric;
+mod metric_comet;
 mod metric_neural;
 mod metric_wmd;
 mod models;

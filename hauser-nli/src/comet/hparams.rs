@@ -192,9 +192,11 @@ impl CometHparams {
         let layer_transformation = match raw.layer_transformation.as_str() {
             "sparsemax" => LayerTransform::Sparsemax,
             "softmax" | "sparsemax_patch" => LayerTransform::Softmax,
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "layer_transformation {other:?} is not one of softmax, sparsemax, sparsemax_patch"
-            )),
+            ))
+            }
         };
         if raw.hidden_sizes.is_empty() {
             return Err("hidden_sizes is empty".into());
