@@ -9,7 +9,7 @@
 //! mark is ignored, CRLF is accepted.
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
-//! command-line flags; the neural ones (bertscore, comet, perplexity, style) from
+//! command-line flags; the neural ones (bertscore, bleurt, comet, perplexity, style) from
 //! `neural_metric`.
 
 use std::io::Write;
@@ -34,7 +34,7 @@ pub const TEXT_METRICS: [&str; 13] = figlang_metrics::text::NAMES;
 pub struct MetricArgs {
     /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, rouge1,
     /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
-    /// Distance, needs --vectors), or a neural metric (bertscore, comet, perplexity, style).
+    /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, perplexity, style).
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
     #[arg(long, value_name = "FILE")]
@@ -154,7 +154,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     let name = args.name.as_str();
     if !TEXT_METRICS.contains(&name) {
         return Err(CliError::Usage(format!(
-            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, comet, perplexity, style",
+            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, bleurt, comet, perplexity, style",
             TEXT_METRICS[..12].join(", ")
         )));
     }

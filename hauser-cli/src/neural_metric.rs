@@ -1,4 +1,5 @@
-//! The neural metrics of `hauser metric`: `bertscore`, `comet`, `perplexity` and `style`.
+//! The neural metrics of `hauser metric`: `bertscore`, `bleurt`, `comet`, `perplexity` and
+//! `style`.
 //!
 //! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
 //! subcommand; this module loads the model, scores, and prints either one number per line
@@ -11,8 +12,8 @@ use clap::Args;
 use serde_json::json;
 
 use figlang_metrics::neural::{
-    default_layer, Baseline, BertScore, BertScoreOptions, BosMode, Comet, NeuralError, Perplexity,
-    StyleStrength,
+    default_layer, Baseline, BertScore, BertScoreOptions, Bleurt, BosMode, Comet, NeuralError,
+    Perplexity, StyleStrength,
 };
 use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
@@ -234,6 +235,18 @@ pub fn run(
                 metric.signature(),
                 extra,
             )
+        }
+        "bleurt" => {
+            let (source, id) = model(args, name)?;
+            if refs.len() != 1 {
+                return Err(CliError::Usage(
+                    "bleurt needs exactly one --ref file".into(),
+                ));
+            }
+            let metric = Bleurt::new(SequenceClassifier::load(&source, &opts)?, &id)?;
+            let scores = metric.score(&strs(hyps), &strs(&refs[0]))?;
+            let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
+            (scores, mean, metric.signature(), json!({}))
         }
         "comet" => {
             let (scores, mean, signature) = comet(args, &opts, texts)?;

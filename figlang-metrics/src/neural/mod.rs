@@ -1,5 +1,5 @@
-//! Neural metrics on the `hauser-nli` engine: BERTScore, COMET, perplexity fluency and style
-//! strength; all but COMET are also `hauser_core::Scorer`s.
+//! Neural metrics on the `hauser-nli` engine: BERTScore, BLEURT, COMET, perplexity fluency
+//! and style strength; all but BLEURT and COMET are also `hauser_core::Scorer`s.
 //!
 //! ```no_run
 //! use figlang_metrics::neural::{BertScore, BertScoreOptions};
@@ -14,6 +14,7 @@
 //! ```
 
 mod bertscore;
+mod bleurt;
 mod comet;
 mod error;
 mod greedy;
@@ -24,6 +25,7 @@ mod style;
 pub use bertscore::{
     default_layer, default_prefix_space, BertScore, BertScoreOptions, DEFAULT_LAYERS,
 };
+pub use bleurt::Bleurt;
 pub use comet::Comet;
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};

@@ -1,4 +1,4 @@
-//! `hauser metric bertscore|perplexity|style` end to end on the tiny random models.
+//! `hauser metric bertscore|bleurt|perplexity|style` end to end on the tiny random models.
 
 use std::path::{Path, PathBuf};
 
@@ -238,4 +238,77 @@ fn perplexity_and_style_from_the_command_line() {
     ]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("POSITIVE"));
+}
+
+#[test]
+fn bleurt_from_the_command_line_matches_bleurt_pytorch() {
+    let model = tiny("bleurt");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(model.join("reference.json")).unwrap())
+            .unwrap();
+    let col = |k: &str| -> Vec<String> {
+        r[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (refs, cands) = (col("references"), col("candidates"));
+    // The command refuses blank lines, so rows with an empty side are left out.
+    let rows: Vec<usize> = (0..refs.len())
+        .filter(|&i| !refs[i].is_empty() && !cands[i].is_empty())
+        .collect();
+    let pick = |v: &[String]| -> Vec<String> { rows.iter().map(|&i| v[i].clone()).collect() };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (c, rf) = (pick(&cands), pick(&refs));
+    let hyp = write(
+        dir.path(),
+        "hyp.txt",
+        &c.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let reference = write(
+        dir.path(),
+        "ref.txt",
+        &rf.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "metric".to_string(),
+            "bleurt".into(),
+            "--model".into(),
+            model.display().to_string(),
+            "--hyp".into(),
+            hyp.display().to_string(),
+            "--ref".into(),
+            reference.display().to_string(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let a = args(&["--sentence"]);
+    let out = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = numbers(out.stdout);
+    assert_eq!(got.len(), rows.len());
+    for (g, &i) in got.iter().zip(&rows) {
+        let w = r["scores"][i].as_f64().unwrap();
+        assert!((g - w).abs() < 1e-4, "row {i}: {g} vs {w}");
+    }
+    let a = args(&[]);
+    let out = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["signature"]
+        .as_str()
+        .unwrap()
+        .starts_with("bleurt|model:"));
+    // Two reference files are refused: BLEURT compares with one reference.
+    let mut a = args(&[]);
+    a.extend(["--ref".to_string(), reference.display().to_string()]);
+    let out = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exactly one --ref"));
 }

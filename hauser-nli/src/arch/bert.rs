@@ -19,10 +19,11 @@ use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 use crate::packed::{pack, pack_layer, EncoderModules, LayerModules, PackedEncoder};
 
-/// BERT (and MiniLM, which is a BERT checkpoint).
+/// BERT (and MiniLM, which is a BERT checkpoint), and BLEURT's BERT-based checkpoints in the
+/// PyTorch port's layout (`BleurtForSequenceClassification`: the encoder under `bleurt.`).
 pub(crate) const BERT: Spec = Spec {
-    model_types: &["bert"],
-    prefixes: &["bert"],
+    model_types: &["bert", "bleurt"],
+    prefixes: &["bert", "bleurt"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
     packed: true,
@@ -276,6 +277,8 @@ pub(crate) fn head(
     let h = cfg.hidden_size;
     let (dense, out) = if roberta {
         ("classifier.dense", "classifier.out_proj")
+    } else if vb.contains_tensor("bleurt.pooler.dense.weight") {
+        ("bleurt.pooler.dense", "classifier")
     } else {
         ("bert.pooler.dense", "classifier")
     };

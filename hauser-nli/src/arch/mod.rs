@@ -27,7 +27,7 @@ use spec::Spec;
 /// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
 /// test keeps the two in step).
 pub const ENCODER_ARCHITECTURES: &str =
-    "bert, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
+    "bert, bleurt, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
 
 /// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
 pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
@@ -100,7 +100,16 @@ impl Arch {
         raw: &serde_json::Value,
     ) -> Option<std::result::Result<Self, serde_json::Error>> {
         Some(match Kind::of(model_type)? {
-            Kind::Bert => Ok(Arch::Bert { roberta: false }),
+            Kind::Bert => match raw.get("embedding_size").and_then(|e| e.as_u64()) {
+                // BLEURT-20's RemBERT-style factorised embeddings (a projection to the hidden
+                // size) are not BERT's layout.
+                Some(e) if Some(e) != raw.get("hidden_size").and_then(|h| h.as_u64()) => {
+                    Err(serde::de::Error::custom(format!(
+                        "embedding_size {e} differs from hidden_size: factorised embeddings (BLEURT-20) are not supported"
+                    )))
+                }
+                _ => Ok(Arch::Bert { roberta: false }),
+            },
             Kind::Roberta => Ok(Arch::Bert { roberta: true }),
             Kind::DistilBert => Ok(Arch::DistilBert),
             Kind::DebertaV1 => {

@@ -1,6 +1,7 @@
 //! The integration tests of `hauser-nli`, one binary: each module was a test file of its own.
 #![allow(clippy::unwrap_used)]
 
+mod bleurt;
 mod comet;
 mod common;
 mod gpt2;
