@@ -24,6 +24,8 @@ pub mod error;
 pub mod extract;
 pub mod files;
 pub mod flags;
+pub mod formality;
+pub mod formality_live;
 pub mod input;
 pub mod interrupt;
 pub mod kb;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, extract, files, kb, meta_eval, metric, score};
+use hauser_cli::{embed, extract, files, formality, kb, meta_eval, metric, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -33,6 +33,8 @@ enum Command {
     Corr(meta_eval::CorrArgs),
     /// Text metrics of line-aligned files (BLEU, chrF, ROUGE, diversity, neural metrics).
     Metric(metric::MetricArgs),
+    /// The formality-transfer meta-evaluation (Lai et al. 2022): its tables from the released files.
+    Formality(formality::FormalityArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,9 @@ fn main() -> ExitCode {
             meta_eval::run_corr(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::Metric(args) => metric::run(args, &mut std::io::stdout().lock()).map(|_| true),
+        Command::Formality(args) => {
+            formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }

@@ -5,6 +5,7 @@ mod cli_score;
 mod common;
 mod embed;
 mod extract;
+mod formality;
 /// The fuzz targets' bodies and the replay of the committed fuzz corpora.
 mod fuzz;
 mod io_layer;
@@ -18,6 +19,7 @@ mod metric_wmd;
 mod models;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
+    mod formality_command;
     mod kb_reproduction;
     mod reproduce_bertscore_formality;
     mod reproduce_formality;

@@ -1,0 +1,495 @@
+//! `hauser formality reproduce --data DIR [--json]`: the correlation tables of the
+//! formality-transfer meta-evaluation (Lai et al., HumEval 2022) from its released files, in
+//! one command.
+//!
+//! The data directory is the authors' `data/outputs` layout (../shared/data/formality): per
+//! system `NAME.human.txt`, `NAME.reg.pt16.txt`, `NAME.cls.pt16.txt`, `NAME.cls.xformal.txt`,
+//! `NAME.content.ref.txt` and, when released, `NAME.ppl.txt`; 80 tab-separated lines each
+//! (survey, input, output, reference, then content, style and fluency of rater 1 and rater 2,
+//! their z-scores, then the metric columns). Lines 1-40 are informal->formal, 41-80
+//! formal->informal. `REF` (the human reference) is left out of the correlations, as in the
+//! paper.
+//!
+//! Every correlation follows the authors' scripts (`cal_corr_*.py`, `cal_iaa.py`): the human
+//! score of an output is the mean of its two ratings; system level is the Pearson correlation
+//! of per-system means; segment level is the WMT17 Kendall-like tau over the systems' outputs
+//! of one source (pairs tied on the human score skipped, metric ties discordant), averaged over
+//! the sources where it is defined. Metric values are used as released: WMD is a distance and
+//! perplexity a cost, so their correlations are negative when they agree with humans (the
+//! `direction` column says so). The style classifiers' probabilities of "formal" are flipped
+//! (1 - p) for the formal->informal lines, as the paper does.
+//!
+//! Next to the released content columns, the command recomputes the metrics this project has
+//! (`formality_live`) and reports how many rows agree with the released values.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use figlang_metrics::stats::{pearson, wmt_kendall_tau};
+
+use crate::error::CliError;
+use crate::files;
+use crate::formality_live::{self, LiveArgs};
+
+/// Arguments of `hauser formality`.
+#[derive(Debug, Clone, Args)]
+pub struct FormalityArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: FormalityCommand,
+}
+
+/// Subcommands of `hauser formality`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum FormalityCommand {
+    /// Print the paper's correlation tables from the released files.
+    Reproduce(ReproduceArgs),
+}
+
+/// Arguments of `hauser formality reproduce`.
+#[derive(Debug, Clone, Args)]
+pub struct ReproduceArgs {
+    /// The released outputs directory (the authors' data/outputs).
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// One JSON object instead of the text tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Live metrics.
+    #[command(flatten)]
+    pub live: LiveArgs,
+}
+
+/// Lines per file: 80 sources.
+pub const SEGMENTS: usize = 80;
+/// The informal->formal lines come first.
+pub const FIRST_DIRECTION: usize = 40;
+/// The released content metric columns, in file order (the last 11 columns).
+pub const CONTENT_COLUMNS: [&str; 11] = [
+    "COMET",
+    "COMET-w",
+    "BLEURT",
+    "BERTScore",
+    "METEOR",
+    "chrF",
+    "WMD",
+    "BLEU",
+    "ROUGE-1",
+    "ROUGE-2",
+    "ROUGE-L",
+];
+
+/// Values the paper (and the data's README) reports, checked by the tests:
+/// (table, row, system Pearson, segment tau).
+pub const PAPER: [(&str, &str, f64, f64); 3] = [
+    ("style", "reg.pt16", 0.928, 0.330),
+    ("style", "cls.pt16", 0.929, 0.390),
+    ("style", "cls.xformal", 0.967, 0.420),
+];
+/// Inter-annotator Pearson over the 640 system outputs, as the paper reports it.
+pub const PAPER_IAA: [(&str, f64); 3] = [("content", 0.85), ("style", 0.52), ("fluency", 0.66)];
+
+/// One parsed line.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// The system output (column 3).
+    pub output: String,
+    /// The reference (column 4).
+    pub reference: String,
+    /// Ratings: content, style, fluency of rater 1, then of rater 2.
+    pub ratings: [f64; 6],
+    /// The numeric columns after the first 16.
+    pub metrics: Vec<f64>,
+}
+
+impl Line {
+    /// Mean of the two raters' scores of aspect `k` (0 content, 1 style, 2 fluency).
+    pub fn human(&self, k: usize) -> f64 {
+        (self.ratings[k] + self.ratings[k + 3]) / 2.0
+    }
+}
+
+/// One correlation row of a table.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorrRow {
+    /// Metric name.
+    pub metric: String,
+    /// `higher` or `lower` (is better).
+    pub direction: &'static str,
+    /// System-level Pearson.
+    pub system_pearson: f64,
+    /// Segment-level WMT tau, averaged.
+    pub segment_tau: f64,
+    /// Sources where the tau is defined.
+    pub segments: usize,
+    /// The paper's values, where it reports them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper: Option<[f64; 2]>,
+    /// Extra facts (live metrics: rows agreeing with the released column).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The released files of one system, by kind (`human`, `reg.pt16`...).
+pub type SystemFiles = BTreeMap<String, Vec<Line>>;
+
+/// Reads one released file.
+///
+/// # Errors
+/// Unreadable files; a line without the 16 leading items or with a non-numeric score, named
+/// with file and line; a file without exactly 80 lines.
+pub fn read_file(path: &Path) -> Result<Vec<Line>, CliError> {
+    let text = files::read_to_string(path)?;
+    let bad = |line: usize, message: String| CliError::Input {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let cols: Vec<&str> = raw.trim_end_matches('\r').split('\t').collect();
+        if cols.len() < 10 {
+            return Err(bad(
+                i + 1,
+                format!("{} tab-separated columns, expected at least 10", cols.len()),
+            ));
+        }
+        let num = |k: usize| -> Result<f64, CliError> {
+            let v: f64 = cols[k].trim().parse().map_err(|_| {
+                bad(
+                    i + 1,
+                    format!("column {} is not a number: {:?}", k + 1, cols[k]),
+                )
+            })?;
+            if v.is_finite() {
+                Ok(v)
+            } else {
+                Err(bad(i + 1, format!("column {} is not finite", k + 1)))
+            }
+        };
+        let mut ratings = [0.0; 6];
+        for (k, r) in ratings.iter_mut().enumerate() {
+            *r = num(4 + k)?;
+        }
+        let metrics = (16..cols.len()).map(num).collect::<Result<Vec<_>, _>>()?;
+        out.push(Line {
+            output: cols[2].to_string(),
+            reference: cols[3].to_string(),
+            ratings,
+            metrics,
+        });
+    }
+    if out.len() != SEGMENTS {
+        return Err(bad(
+            out.len() + 1,
+            format!("{} lines, expected {SEGMENTS}", out.len()),
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads every system's files in `dir`: systems are the names of `NAME.human.txt` files.
+///
+/// # Errors
+/// A missing directory or no system; any file's errors.
+pub fn read_dir(dir: &Path) -> Result<BTreeMap<String, SystemFiles>, CliError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| CliError::io(dir, e))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".human.txt").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no NAME.human.txt files (the authors' data/outputs layout)",
+            dir.display()
+        )));
+    }
+    let mut out = BTreeMap::new();
+    for name in names {
+        let mut kinds = SystemFiles::new();
+        for kind in [
+            "human",
+            "reg.pt16",
+            "cls.pt16",
+            "cls.xformal",
+            "content.ref",
+            "ppl",
+        ] {
+            let p = dir.join(format!("{name}.{kind}.txt"));
+            if p.is_file() {
+                kinds.insert(kind.to_string(), read_file(&p)?);
+            }
+        }
+        out.insert(name, kinds);
+    }
+    Ok(out)
+}
+
+/// System Pearson and mean segment tau of per-system (human, metric) vectors, all the same
+/// length (the segments).
+pub fn correlate(human: &[Vec<f64>], metric: &[Vec<f64>]) -> Result<(f64, f64, usize), CliError> {
+    let stats = |e: figlang_metrics::stats::StatsError| CliError::Usage(e.to_string());
+    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let hm: Vec<f64> = human.iter().map(mean).collect();
+    let mm: Vec<f64> = metric.iter().map(mean).collect();
+    let r = pearson(&hm, &mm).map_err(stats)?.statistic;
+    let n = human.first().map_or(0, Vec::len);
+    let mut taus = Vec::with_capacity(n);
+    for seg in 0..n {
+        let h: Vec<f64> = human.iter().map(|v| v[seg]).collect();
+        let m: Vec<f64> = metric.iter().map(|v| v[seg]).collect();
+        let t = wmt_kendall_tau(&h, &m).map_err(stats)?.tau;
+        // The authors' script skips a source whose outputs all tie on the human score.
+        if t.is_finite() {
+            taus.push(t);
+        }
+    }
+    let tau = taus.iter().sum::<f64>() / taus.len().max(1) as f64;
+    Ok((r, if taus.is_empty() { f64::NAN } else { tau }, taus.len()))
+}
+
+/// Per-system human scores and metric values, in the same order.
+type Paired = (Vec<Vec<f64>>, Vec<Vec<f64>>);
+
+/// The systems that enter the correlations (REF excluded).
+fn systems(data: &BTreeMap<String, SystemFiles>) -> Vec<&String> {
+    data.keys().filter(|n| n.as_str() != "REF").collect()
+}
+
+/// Per-system (human aspect `aspect`, metric) vectors of file `kind`, lines in `range`.
+fn columns(
+    data: &BTreeMap<String, SystemFiles>,
+    kind: &str,
+    aspect: usize,
+    range: std::ops::Range<usize>,
+    metric: impl Fn(usize, &Line) -> Option<f64>,
+) -> Option<Paired> {
+    let (mut h, mut m) = (Vec::new(), Vec::new());
+    for s in systems(data) {
+        let lines = data[s].get(kind)?;
+        h.push(
+            lines[range.clone()]
+                .iter()
+                .map(|l| l.human(aspect))
+                .collect(),
+        );
+        m.push(
+            lines[range.clone()]
+                .iter()
+                .enumerate()
+                .map(|(i, l)| metric(i + range.start, l))
+                .collect::<Option<Vec<f64>>>()?,
+        );
+    }
+    Some((h, m))
+}
+
+fn row(
+    metric: &str,
+    direction: &'static str,
+    cols: Paired,
+    paper: Option<[f64; 2]>,
+) -> Result<CorrRow, CliError> {
+    let (r, tau, segments) = correlate(&cols.0, &cols.1)?;
+    Ok(CorrRow {
+        metric: metric.to_string(),
+        direction,
+        system_pearson: r,
+        segment_tau: tau,
+        segments,
+        paper,
+        note: None,
+    })
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Systems correlated (REF excluded).
+    pub systems: Vec<String>,
+    /// Style strength against the human style scores.
+    pub style: Vec<CorrRow>,
+    /// Content preservation (released columns against the reference) against human content.
+    pub content: Vec<CorrRow>,
+    /// Live recomputation of the metrics this project has, against human content.
+    pub content_live: Vec<CorrRow>,
+    /// Fluency (perplexity) per transfer direction, when `*.ppl.txt` are released.
+    pub fluency: Vec<CorrRow>,
+    /// Why a table is empty.
+    pub notes: Vec<String>,
+    /// Inter-annotator Pearson per aspect over all system outputs: (aspect, r, paper).
+    pub inter_annotator: Vec<(String, f64, Option<f64>)>,
+}
+
+/// Computes the report.
+///
+/// # Errors
+/// Unreadable or malformed files; live metric failures.
+pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
+    let data = read_dir(&args.data)?;
+    let names: Vec<String> = systems(&data).into_iter().cloned().collect();
+    if names.len() < 3 {
+        return Err(CliError::Usage(format!(
+            "{}: {} systems besides REF; correlations need at least 3",
+            args.data.display(),
+            names.len()
+        )));
+    }
+    let mut notes = Vec::new();
+    let mut style = Vec::new();
+    for kind in ["reg.pt16", "cls.pt16", "cls.xformal"] {
+        let flip = kind.starts_with("cls.");
+        let paper = PAPER.iter().find(|p| p.1 == kind).map(|p| [p.2, p.3]);
+        let metric = |i: usize, l: &Line| {
+            let p = *l.metrics.last()?;
+            Some(if flip && i >= FIRST_DIRECTION {
+                1.0 - p
+            } else {
+                p
+            })
+        };
+        match columns(&data, kind, 1, 0..SEGMENTS, metric) {
+            Some(c) => style.push(row(kind, "higher", c, paper)?),
+            None => notes.push(format!("style {kind}: not every system has {kind} scores")),
+        }
+    }
+    let mut content = Vec::new();
+    for (k, name) in CONTENT_COLUMNS.iter().enumerate() {
+        let metric = |_: usize, l: &Line| {
+            let n = l.metrics.len();
+            (n >= CONTENT_COLUMNS.len()).then(|| l.metrics[n - CONTENT_COLUMNS.len() + k])
+        };
+        match columns(&data, "content.ref", 0, 0..SEGMENTS, metric) {
+            Some(c) => {
+                let dir = if *name == "WMD" { "lower" } else { "higher" };
+                content.push(row(name, dir, c, None)?);
+            }
+            None => {
+                notes.push("content: not every system has content.ref scores (11 columns)".into());
+                break;
+            }
+        }
+    }
+    let mut fluency = Vec::new();
+    for (label, range) in [
+        ("perplexity (informal->formal)", 0..FIRST_DIRECTION),
+        ("perplexity (formal->informal)", FIRST_DIRECTION..SEGMENTS),
+    ] {
+        match columns(&data, "ppl", 2, range, |_, l| l.metrics.last().copied()) {
+            Some(c) => fluency.push(row(label, "lower", c, None)?),
+            None => {
+                notes.push("fluency: the released files have no NAME.ppl.txt perplexities".into());
+                break;
+            }
+        }
+    }
+    let mut inter_annotator = Vec::new();
+    for (k, aspect) in ["content", "style", "fluency"].iter().enumerate() {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for s in &names {
+            if let Some(lines) = data[s].get("human") {
+                a.extend(lines.iter().map(|l| l.ratings[k]));
+                b.extend(lines.iter().map(|l| l.ratings[k + 3]));
+            }
+        }
+        let r = pearson(&a, &b)
+            .map_err(|e| CliError::Usage(e.to_string()))?
+            .statistic;
+        let paper = PAPER_IAA.iter().find(|p| p.0 == *aspect).map(|p| p.1);
+        inter_annotator.push((aspect.to_string(), r, paper));
+    }
+    let content_live = formality_live::rows(&args.live, &data, &mut notes)?;
+    Ok(Report {
+        systems: names,
+        style,
+        content,
+        content_live,
+        fluency,
+        notes,
+        inter_annotator,
+    })
+}
+
+fn table(out: &mut dyn Write, title: &str, rows: &[CorrRow]) -> std::io::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{title}")?;
+    writeln!(
+        out,
+        "  {:<32} {:>9} {:>10} {:>11} {:>13}  note",
+        "metric", "better", "system r", "segment tau", "paper r / tau"
+    )?;
+    for r in rows {
+        let paper = r
+            .paper
+            .map_or(String::new(), |p| format!("{:.3} / {:.3}", p[0], p[1]));
+        writeln!(
+            out,
+            "  {:<32} {:>9} {:>10.4} {:>11.4} {:>13}  {}",
+            r.metric,
+            r.direction,
+            r.system_pearson,
+            r.segment_tau,
+            paper,
+            r.note.as_deref().unwrap_or("")
+        )?;
+    }
+    writeln!(out)
+}
+
+/// Runs `hauser formality`.
+///
+/// # Errors
+/// As [`reproduce`]; an unwritable output.
+pub fn run(args: &FormalityArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let FormalityCommand::Reproduce(args) = &args.command;
+    let report = reproduce(args)?;
+    let io = |e| CliError::io("<stdout>", e);
+    if args.json {
+        let v = serde_json::to_string(&report).map_err(|e| CliError::Usage(e.to_string()))?;
+        return writeln!(out, "{v}").map_err(io);
+    }
+    let n = report.systems.len();
+    writeln!(
+        out,
+        "Formality transfer meta-evaluation (Lai et al. 2022): {n} systems ({}), 80 sources; system r = Pearson of system means, segment tau = WMT17 Kendall-like tau per source, averaged\n",
+        report.systems.join(", ")
+    )
+    .map_err(io)?;
+    table(out, "Style strength vs human style", &report.style).map_err(io)?;
+    table(
+        out,
+        "Content preservation vs human content (released scores against the reference)",
+        &report.content,
+    )
+    .map_err(io)?;
+    table(
+        out,
+        "Content preservation recomputed by hauser (against the reference)",
+        &report.content_live,
+    )
+    .map_err(io)?;
+    table(out, "Fluency vs human fluency", &report.fluency).map_err(io)?;
+    writeln!(
+        out,
+        "Inter-annotator agreement (Pearson between the two raters, {} outputs)",
+        n * SEGMENTS
+    )
+    .map_err(io)?;
+    for (aspect, r, paper) in &report.inter_annotator {
+        let p = paper.map_or(String::new(), |p| format!("   paper {p:.2}"));
+        writeln!(out, "  {aspect:<10} {r:.4}{p}").map_err(io)?;
+    }
+    for note in &report.notes {
+        writeln!(out, "note: {note}").map_err(io)?;
+    }
+    Ok(())
+}

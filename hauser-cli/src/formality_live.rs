@@ -1,0 +1,177 @@
+//! The live column of `hauser formality reproduce`: the content metrics this project computes,
+//! recomputed on the released outputs and references in the configuration that reproduces the
+//! authors' columns (docs/METRICS.md), with the count of rows that agree with the released
+//! value and their own correlations with the human content scores.
+//!
+//! | released column | recomputed as |
+//! | --- | --- |
+//! | chrF | sacreBLEU sentence chrF (0-1) |
+//! | BLEU | NLTK sentence BLEU, method1, on NLTK 3.4.5 `word_tokenize` tokens |
+//! | ROUGE-1/2/L | `rouge` 0.3.2 F on NLTK 3.4.5 tokens |
+//! | METEOR | NLTK 3.4.5's METEOR (needs WordNet 3.0: `--wordnet`) |
+//! | BERTScore | F1 with `--bertscore-model` (and `--bertscore-baseline` for the paper's rescaling) |
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use figlang_metrics::neural::{default_layer, Baseline, BertScore, BertScoreOptions};
+use figlang_metrics::text::tokenize::NltkTokenizer;
+use figlang_metrics::text::{metric_by_name, TextMetricOptions};
+use hauser_nli::{Embedder, LoadOptions, ModelSource};
+
+use crate::error::CliError;
+use crate::files;
+use crate::formality::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+
+/// A live value agrees with a released one within this (the columns carry 4 decimals).
+pub const AGREE: f64 = 1e-4;
+
+/// Options of the live metrics.
+#[derive(Debug, Clone, Args)]
+pub struct LiveArgs {
+    /// METEOR: WordNet 3.0 database directory (Debian's wordnet-base installs it here); METEOR
+    /// is left out, with a note, when it is missing.
+    #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
+    pub wordnet: PathBuf,
+    /// Recompute BERTScore F1 with this model (hub id or directory; the paper: roberta-large).
+    #[arg(long, value_name = "MODEL")]
+    pub bertscore_model: Option<String>,
+    /// BERTScore baseline file for rescaling (bert_score's LAYER,P,R,F rows), as the paper.
+    #[arg(long, value_name = "FILE")]
+    pub bertscore_baseline: Option<PathBuf>,
+}
+
+type Scorer = Box<dyn Fn(&[String], &[String]) -> Result<Vec<f64>, CliError>>;
+
+fn text_scorer(name: &'static str, options: TextMetricOptions) -> Result<Scorer, CliError> {
+    let metric = metric_by_name(name, &options).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(Box::new(move |hyps, refs| {
+        metric
+            .sentence_scores(hyps, &[refs.to_vec()])
+            .map_err(|e| CliError::Usage(e.to_string()))
+    }))
+}
+
+fn bertscore_scorer(args: &LiveArgs, spec: &str) -> Result<Scorer, CliError> {
+    let id = spec.split('@').next().unwrap_or(spec).to_string();
+    let embedder = Embedder::load(&ModelSource::parse(spec), &LoadOptions::default())?;
+    let layer = default_layer(&id);
+    let baseline = match &args.bertscore_baseline {
+        Some(path) => {
+            let l = layer.ok_or_else(|| {
+                CliError::Usage(format!(
+                    "no default BERTScore layer for {id}; use a known model id"
+                ))
+            })?;
+            let text = files::read_to_string(path)?;
+            let b = Baseline::parse(&text, l)
+                .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
+            Some((path.display().to_string(), b))
+        }
+        None => None,
+    };
+    let options = BertScoreOptions {
+        layer,
+        baseline,
+        ..BertScoreOptions::default()
+    };
+    let metric = BertScore::new(embedder, &id, options)?;
+    Ok(Box::new(move |hyps, refs| {
+        let c: Vec<&str> = hyps.iter().map(String::as_str).collect();
+        let r: Vec<Vec<&str>> = refs.iter().map(|x| vec![x.as_str()]).collect();
+        Ok(metric.score(&c, &r)?.iter().map(|p| p.f1).collect())
+    }))
+}
+
+/// The live rows; metrics that cannot run here (no WordNet) are left out with a note.
+///
+/// # Errors
+/// Metric failures; a BERTScore model that cannot be loaded.
+pub fn rows(
+    args: &LiveArgs,
+    data: &BTreeMap<String, SystemFiles>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<CorrRow>, CliError> {
+    let v345 = |o: TextMetricOptions| TextMetricOptions {
+        nltk: NltkTokenizer::V345,
+        ..o
+    };
+    let rouge = || {
+        v345(TextMetricOptions {
+            rouge_impl: "pltrdy-0.3.2".into(),
+            rouge_pretokenize: true,
+            ..TextMetricOptions::default()
+        })
+    };
+    if !data.values().any(|f| f.contains_key("content.ref")) {
+        notes.push("live content metrics left out: no NAME.content.ref.txt files".into());
+        return Ok(Vec::new());
+    }
+    let mut metrics: Vec<(&str, Scorer)> = vec![
+        ("chrF", text_scorer("chrf", TextMetricOptions::default())?),
+        (
+            "BLEU",
+            text_scorer("sentbleu", v345(TextMetricOptions::default()))?,
+        ),
+        ("ROUGE-1", text_scorer("rouge1", rouge())?),
+        ("ROUGE-2", text_scorer("rouge2", rouge())?),
+        ("ROUGE-L", text_scorer("rougeL", rouge())?),
+    ];
+    let meteor = v345(TextMetricOptions {
+        wordnet: args.wordnet.clone(),
+        ..TextMetricOptions::default()
+    });
+    match text_scorer("meteor", meteor) {
+        Ok(m) => metrics.insert(0, ("METEOR", m)),
+        Err(e) => notes.push(format!("live METEOR left out: {e}")),
+    }
+    match &args.bertscore_model {
+        Some(spec) => metrics.insert(0, ("BERTScore", bertscore_scorer(args, spec)?)),
+        None => notes.push("live BERTScore left out: give --bertscore-model".into()),
+    }
+    let mut out = Vec::new();
+    for (column, scorer) in metrics {
+        let k = CONTENT_COLUMNS
+            .iter()
+            .position(|c| *c == column)
+            .unwrap_or(0);
+        let (mut agree, mut total) = (0usize, 0usize);
+        let (mut human, mut live) = (Vec::new(), Vec::new());
+        for (system, files) in data {
+            let Some(lines) = files.get("content.ref") else {
+                continue;
+            };
+            let hyps: Vec<String> = lines.iter().map(|l| l.output.clone()).collect();
+            let refs: Vec<String> = lines.iter().map(|l| l.reference.clone()).collect();
+            let scores = scorer(&hyps, &refs)?;
+            for (l, s) in lines.iter().zip(&scores) {
+                let n = l.metrics.len();
+                if n >= CONTENT_COLUMNS.len() {
+                    total += 1;
+                    if (l.metrics[n - CONTENT_COLUMNS.len() + k] - s).abs() <= AGREE {
+                        agree += 1;
+                    }
+                }
+            }
+            if system != "REF" && scores.len() == SEGMENTS {
+                human.push(lines.iter().map(|l| l.human(0)).collect::<Vec<f64>>());
+                live.push(scores);
+            }
+        }
+        let (r, tau, segments) = correlate(&human, &live)?;
+        out.push(CorrRow {
+            metric: column.to_string(),
+            direction: "higher",
+            system_pearson: r,
+            segment_tau: tau,
+            segments,
+            paper: None,
+            note: Some(format!(
+                "{agree}/{total} rows agree with the released column (within {AGREE})"
+            )),
+        });
+    }
+    Ok(out)
+}
