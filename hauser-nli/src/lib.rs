@@ -2,9 +2,10 @@
 //!
 //! All transformer inference of hauser-rs, on Candle: BERT-family, DistilBERT and DeBERTa
 //! (v1, v2/v3) encoders with the sequence-classification heads of transformers, mean-pooled
-//! embeddings and per-layer hidden states, a GPT-2 causal LM, and the logical- and
-//! sentiment-consistency criteria built on them. `figlang-metrics` (feature `neural`) builds
-//! BERTScore, perplexity and style strength on this crate.
+//! embeddings and per-layer hidden states, a GPT-2 causal LM, COMET estimator models read from
+//! unbabel-comet checkpoints ([`CometModel`]), and the logical- and sentiment-consistency
+//! criteria built on them. `figlang-metrics` (feature `neural`) builds
+//! BERTScore, BLEURT, COMET, perplexity and style strength on this crate.
 //!
 //! ```no_run
 //! use hauser_nli::{Embedder, LoadOptions, ModelSource, SequenceClassifier};
