@@ -52,7 +52,7 @@ pub use permutation::{
 pub use rank::average_ranks;
 pub use ranking::{hit_rate_at_k, ndcg_at_k, ranking_report, reciprocal_rank, RankingReport};
 pub use resample::{
-    bootstrap_meta_eval, bootstrap_meta_eval_monitored, bootstrap_meta_eval_with_segments,
-    williams_test, williams_test_from_r, BootstrapConfig, BootstrapInterval, MetaEvalBootstrap,
-    WilliamsTest,
+    bootstrap_mean, bootstrap_meta_eval, bootstrap_meta_eval_monitored,
+    bootstrap_meta_eval_with_segments, williams_test, williams_test_from_r, BootstrapConfig,
+    BootstrapInterval, MetaEvalBootstrap, WilliamsTest,
 };
