@@ -1,0 +1,194 @@
+//! The figurative narratives data: one JSON object per line (`narrative`, `option1`,
+//! `option2`, `correctanswer`, plus `idiom` or `simile`, `meaning`, and `inferences` in the
+//! knowledge-enhanced files).
+//!
+//! Upstream hides the test labels for its leaderboard: a test file carries the constant
+//! placeholder `"correctanswer": "option1"` on every line. A file whose every label is
+//! `option1` is read as unlabelled ([`LabelStatus::Placeholder`]) and its labels are never
+//! used; test accuracy comes only from labels a user supplies ([`read_labels`]).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{TaskError, TaskResult};
+
+/// Which continuation: the first or the second option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Choice {
+    /// `option1`.
+    Option1,
+    /// `option2`.
+    Option2,
+}
+
+impl Choice {
+    /// `option1` / `option2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Choice::Option1 => "option1",
+            Choice::Option2 => "option2",
+        }
+    }
+
+    /// 0 for `option1`, 1 for `option2`.
+    pub fn index(self) -> usize {
+        match self {
+            Choice::Option1 => 0,
+            Choice::Option2 => 1,
+        }
+    }
+
+    /// Reads `option1`/`option2`, `1`/`2` (as the leaderboard files write them) or `0`/`1`
+    /// when `zero_based`.
+    pub fn parse(s: &str, zero_based: bool) -> Option<Self> {
+        match (s.trim().trim_matches('"'), zero_based) {
+            ("option1", _) | ("1", false) | ("0", true) => Some(Choice::Option1),
+            ("option2", _) | ("2", false) | ("1", true) => Some(Choice::Option2),
+            _ => None,
+        }
+    }
+}
+
+/// One narrative with its two candidate continuations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NarrativeItem {
+    /// The story, ending in the idiom or simile (upstream marks it with `<b>...</b>`).
+    pub narrative: String,
+    /// The two continuations.
+    pub options: [String; 2],
+    /// The label as written in the file (see [`Split::labels`] for whether it is real).
+    pub answer: Choice,
+    /// The figurative expression (`idiom` or `simile` field), when given.
+    pub expression: Option<String>,
+    /// Its meaning, when given.
+    pub meaning: Option<String>,
+    /// Knowledge inferences (the `*_inferences_*` files), empty otherwise.
+    pub inferences: Vec<String>,
+}
+
+/// Whether a split's labels are real.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum LabelStatus {
+    /// The file's `correctanswer` values are labels.
+    Labelled,
+    /// Every line says `option1`: upstream's placeholder for hidden test labels.
+    Placeholder,
+}
+
+/// A loaded file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// The items, in file order.
+    pub items: Vec<NarrativeItem>,
+    /// Whether the labels are real.
+    pub labels: LabelStatus,
+}
+
+impl Split {
+    /// The gold choices, `None` when the file only has the placeholder.
+    pub fn gold(&self) -> Option<Vec<Choice>> {
+        (self.labels == LabelStatus::Labelled).then(|| self.items.iter().map(|i| i.answer).collect())
+    }
+}
+
+#[derive(Deserialize)]
+struct Raw {
+    narrative: String,
+    option1: String,
+    option2: String,
+    correctanswer: String,
+    #[serde(default)]
+    idiom: Option<String>,
+    #[serde(default)]
+    simile: Option<String>,
+    #[serde(default)]
+    meaning: Option<String>,
+    #[serde(default)]
+    inferences: Vec<String>,
+}
+
+fn read_text(path: &Path) -> TaskResult<String> {
+    let bytes = std::fs::read(path).map_err(|source| TaskError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        let line = 1 + bytes[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+        TaskError::Record {
+            path: path.to_path_buf(),
+            line,
+            message: "invalid UTF-8".into(),
+        }
+    })
+}
+
+/// Non-blank lines with their 1-based numbers (a BOM is dropped, CRLF accepted).
+pub(crate) fn lines(path: &Path) -> TaskResult<Vec<(usize, String)>> {
+    Ok(read_text(path)?
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect())
+}
+
+/// Reads a narratives JSONL file.
+///
+/// # Errors
+/// [`TaskError::Io`] when unreadable; [`TaskError::Record`] naming the line of a record that is
+/// not such an object or has a label other than `option1`/`option2`; an empty file.
+pub fn read_split(path: &Path) -> TaskResult<Split> {
+    let mut items = Vec::new();
+    for (line, text) in lines(path)? {
+        let bad = |message: String| TaskError::Record {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let raw: Raw = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let answer = Choice::parse(&raw.correctanswer, false).filter(|_| raw.correctanswer.starts_with("option"));
+        let answer = answer.ok_or_else(|| {
+            bad(format!("correctanswer {:?} is not option1 or option2", raw.correctanswer))
+        })?;
+        items.push(NarrativeItem {
+            narrative: raw.narrative,
+            options: [raw.option1, raw.option2],
+            answer,
+            expression: raw.idiom.or(raw.simile),
+            meaning: raw.meaning,
+            inferences: raw.inferences,
+        });
+    }
+    if items.is_empty() {
+        return Err(TaskError::Input(format!("{}: no records", path.display())));
+    }
+    let labels = if items.iter().all(|i| i.answer == Choice::Option1) {
+        LabelStatus::Placeholder
+    } else {
+        LabelStatus::Labelled
+    };
+    Ok(Split { items, labels })
+}
+
+/// Reads one label per line: `option1`/`option2` or `1`/`2` (or `0`/`1` when `zero_based`).
+/// Labels are aligned with the data by position, so a blank line inside the file is an error.
+///
+/// # Errors
+/// [`TaskError::Record`] naming the first line that is not a label.
+pub fn read_labels(path: &Path, zero_based: bool) -> TaskResult<Vec<Choice>> {
+    let text = read_text(path)?;
+    let body = text.trim_end_matches(['\n', '\r']);
+    body.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
+        .map(|(line, text)| {
+            Choice::parse(&text, zero_based).ok_or_else(|| TaskError::Record {
+                path: path.to_path_buf(),
+                line,
+                message: format!("{text:?} is not a label (option1/option2, or 1/2)"),
+            })
+        })
+        .collect()
+}
