@@ -62,6 +62,19 @@ impl SequenceClassifier {
         })
     }
 
+    /// A classifier from an encoder and a head built by the caller (multiple choice).
+    pub(crate) fn with_head(
+        model: TransformerModel,
+        head: Box<dyn ClassifierHead>,
+        labels: Vec<String>,
+    ) -> Self {
+        Self {
+            model,
+            head,
+            labels,
+        }
+    }
+
     /// The underlying encoder.
     pub fn model(&self) -> &TransformerModel {
         &self.model

@@ -89,6 +89,7 @@
 
 mod arch;
 mod batch;
+mod choice;
 mod classify;
 mod comet;
 mod config;
@@ -96,6 +97,7 @@ mod device;
 mod embed;
 mod engines;
 mod error;
+mod generate;
 mod lm;
 mod model;
 mod packed;
@@ -107,6 +109,7 @@ mod weights;
 
 pub use arch::ENCODER_ARCHITECTURES;
 pub use batch::Batching;
+pub use choice::MultipleChoice;
 pub use classify::{Predictions, SequenceClassifier};
 pub use comet::{
     CometClass, CometHparams, CometInput, CometModel, LayerChoice, LayerTransform, Pooling,
@@ -115,6 +118,7 @@ pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
+pub use generate::{banned_tokens, top_k_probabilities, Decoding, GenerateConfig, Generation};
 pub use lm::{CausalLm, TokenLogProbs};
 pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};

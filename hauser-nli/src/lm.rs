@@ -48,6 +48,7 @@ pub struct CausalLm {
     max_len: usize,
     batching: Batching,
     weights: PathBuf,
+    eos: Option<u32>,
 }
 
 impl std::fmt::Debug for CausalLm {
@@ -68,7 +69,14 @@ impl CausalLm {
     pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
         let name = source.name();
         let cfg_path = source.required("config.json")?;
-        let (config, _) = ModelConfig::load(&name, &cfg_path)?;
+        let (config, raw) = ModelConfig::load(&name, &cfg_path)?;
+        // A list (some newer configs) keeps its first id.
+        let eos = match raw.get("eos_token_id") {
+            Some(serde_json::Value::Array(ids)) => ids.first().and_then(|v| v.as_u64()),
+            Some(v) => v.as_u64(),
+            None => None,
+        }
+        .and_then(|v| u32::try_from(v).ok());
         if !gpt2::SPEC.model_types.contains(&config.model_type.as_str()) {
             return Err(NliError::UnsupportedArchitecture {
                 model: name,
@@ -114,6 +122,7 @@ impl CausalLm {
             max_len,
             batching: opts.batching,
             weights,
+            eos,
         })
     }
 
@@ -197,6 +206,55 @@ impl CausalLm {
             out.push((idx, rows));
         }
         Ok(scatter(seqs.len(), out))
+    }
+
+    /// The next-token logits (`[vocab]`, before any softmax) after the last token of each
+    /// sequence, what [`crate::generate`] decodes from. Sequences are batched as
+    /// [`Self::logprobs_of_ids`] batches them.
+    ///
+    /// # Errors
+    /// An empty sequence or one longer than the context window, an inference failure, or
+    /// [`NliError::NonFinite`].
+    pub fn next_token_logits(&self, seqs: &[Vec<u32>]) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
+        if let Some(bad) = seqs.iter().find(|s| s.is_empty() || s.len() > self.max_len) {
+            return Err(NliError::Invalid {
+                model: name,
+                message: format!(
+                    "next-token logits need 1 to {} tokens, got {}",
+                    self.max_len,
+                    bad.len()
+                ),
+            });
+        }
+        let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
+        if let Some(packed) = self.engines.packed() {
+            return self.batching.par_packed(&lengths, &name, |idx| {
+                let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+                packed.next_logits(&batch)
+            });
+        }
+        let e = infer_err(&name);
+        let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
+        let mut out = Vec::new();
+        for idx in self.batching.plan(&lengths) {
+            let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
+            let rows = m.next_logits(&batch).map_err(&e)?;
+            if !rows.iter().all(|r| all_finite(r)) {
+                let layer = m.first_non_finite_layer(&batch).map_err(&e)?;
+                return Err(NliError::NonFinite {
+                    model: name.clone(),
+                    layer,
+                });
+            }
+            out.push((idx, rows));
+        }
+        Ok(scatter(seqs.len(), out))
+    }
+
+    /// The end-of-text token id from the model's config (`eos_token_id`), if any.
+    pub fn eos_token_id(&self) -> Option<u32> {
+        self.eos
     }
 
     /// Token log-probabilities of texts (tokenized without special tokens, as transformers'

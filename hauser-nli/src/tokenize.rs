@@ -167,6 +167,19 @@ impl TextEncoder {
         })
     }
 
+    /// Token ids back to text (`skip_special`: drop special tokens such as `<|endoftext|>`).
+    ///
+    /// # Errors
+    /// [`NliError::Tokenizer`] when an id is outside the vocabulary.
+    pub fn decode(&self, ids: &[u32], skip_special: bool) -> Result<String> {
+        self.tokenizer
+            .decode(ids, skip_special)
+            .map_err(|e| NliError::Tokenizer {
+                model: self.model.clone(),
+                message: e.to_string(),
+            })
+    }
+
     /// Tokenizes without special tokens or truncation (for the causal LM).
     ///
     /// # Errors

@@ -288,6 +288,26 @@ pub(crate) fn head(
     })
 }
 
+/// The head of `BertForMultipleChoice` / `RobertaForMultipleChoice`: the base model's pooler
+/// (dense + tanh on the first token) and `classifier` with one output, the choice's logit.
+/// (RoBERTa's multiple-choice head uses the pooler, unlike its sequence-classification head.)
+pub(crate) fn choice_head(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    roberta: bool,
+) -> Result<TanhHead> {
+    let h = cfg.hidden_size;
+    let pooler = if roberta {
+        "roberta.pooler.dense"
+    } else {
+        "bert.pooler.dense"
+    };
+    Ok(TanhHead {
+        dense: linear(h, h, vb.pp(pooler))?,
+        out: linear(h, 1, vb.pp("classifier"))?,
+    })
+}
+
 impl ClassifierHead for TanhHead {
     fn forward(&self, cls: &Tensor) -> Result<Tensor> {
         self.out.forward(&self.dense.forward(cls)?.tanh()?)

@@ -277,6 +277,23 @@ impl Modules {
         Ok((self.ln_f.forward(&x)?, None))
     }
 
+    /// The LM head's logits `[vocab]` (f32) after the last token of each non-empty sequence.
+    pub(crate) fn next_logits(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let hidden = self.hidden(batch)?;
+        let mut rows = Vec::with_capacity(batch.len());
+        for (i, ids) in batch.iter().enumerate() {
+            if ids.is_empty() {
+                candle_core::bail!("next-token logits need at least one token");
+            }
+            rows.push(hidden.get(i)?.narrow(0, ids.len() - 1, 1)?);
+        }
+        let head = self.wte.embeddings().t()?;
+        Tensor::cat(&rows, 0)?
+            .matmul(&head)?
+            .to_dtype(DType::F32)?
+            .to_vec2::<f32>()
+    }
+
     /// `log p(ids[t] | ids[..t])` for `t >= 1` of each sequence of a batch. Only the rows that
     /// predict a token go through the (tied) LM head, [`HEAD_ROWS`] at a time, so memory stays
     /// bounded whatever the batch: full `[b, s, vocab]` logits of 64 inputs of 130 tokens are

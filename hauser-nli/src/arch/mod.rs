@@ -194,6 +194,22 @@ impl Arch {
         })
     }
 
+    /// The multiple-choice head (one logit per input), for the BERT and RoBERTa families;
+    /// `None` for the other architectures, which transformers gives no such head here.
+    pub(crate) fn choice_head(
+        &self,
+        vb: &VarBuilder<'static>,
+        config: &ModelConfig,
+    ) -> Option<candle_core::Result<Box<dyn ClassifierHead>>> {
+        match self {
+            Arch::Bert { roberta } => Some(
+                bert::choice_head(vb, config, *roberta)
+                    .map(|h| Box::new(h) as Box<dyn ClassifierHead>),
+            ),
+            _ => None,
+        }
+    }
+
     /// Positions taken before the first token (RoBERTa: padding index + 1).
     pub(crate) fn position_offset(&self, config: &ModelConfig) -> usize {
         self.bert_layout(config).map_or(0, |l| l.position_offset)

@@ -57,6 +57,58 @@ impl PackedCausalLm {
         &self,
         seqs: &[&[u32]],
     ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
+        let x = self.final_hidden(seqs)?;
+        let lps = self.head(seqs, &x)?;
+        for lp in &lps {
+            check_finite(lp, None)?;
+        }
+        Ok(lps)
+    }
+
+    /// The LM head's logits `[vocab]` after the last token of each (non-empty) sequence: what
+    /// a decoder samples the next token from.
+    ///
+    /// # Errors
+    /// As [`Self::logprobs`]; an empty sequence.
+    pub(crate) fn next_logits(
+        &self,
+        seqs: &[&[u32]],
+    ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
+        if seqs.iter().any(|s| s.is_empty()) {
+            return Err(PackedError::Failed(
+                "next-token logits need at least one token".into(),
+            ));
+        }
+        let x = self.final_hidden(seqs)?;
+        let (h, v) = (self.hidden, self.vocab);
+        let mut rows = Vec::with_capacity(seqs.len() * h);
+        let mut end = 0;
+        for s in seqs {
+            end += s.len();
+            rows.extend_from_slice(&x[(end - 1) * h..end * h]);
+        }
+        let mut out = Vec::with_capacity(seqs.len());
+        for part in rows.chunks(HEAD_ROWS * h) {
+            let n = part.len() / h;
+            let mut logits = vec![0f32; n * v];
+            matmul(
+                &mut logits,
+                v,
+                View::dense(part, n, h),
+                self.wte_t(),
+                1.0,
+                false,
+            )?;
+            out.extend(logits.chunks_exact(v).map(<[f32]>::to_vec));
+        }
+        for l in &out {
+            check_finite(l, None)?;
+        }
+        Ok(out)
+    }
+
+    /// Final hidden rows (after `ln_f`) of sequences laid end to end.
+    fn final_hidden(&self, seqs: &[&[u32]]) -> std::result::Result<Vec<f32>, PackedError> {
         let h = self.hidden;
         let total: usize = seqs.iter().map(|s| s.len()).sum();
         let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
@@ -70,11 +122,18 @@ impl PackedCausalLm {
         })?;
         layer_norm(&mut x, h, &self.lnf_g, &self.lnf_b, self.eps);
         check_finite(&x, None)?;
-        let lps = self.head(seqs, &x)?;
-        for lp in &lps {
-            check_finite(lp, None)?;
+        Ok(x)
+    }
+
+    /// The tied LM head as a `[hidden, vocab]` view of the token embeddings.
+    fn wte_t(&self) -> View<'_> {
+        View {
+            data: &self.wte,
+            rows: self.hidden,
+            cols: self.vocab,
+            row_stride: 1,
+            col_stride: self.hidden,
         }
-        Ok(lps)
     }
 
     fn embed(&self, seqs: &[&[u32]], total: usize) -> std::result::Result<Vec<f32>, String> {
@@ -172,13 +231,7 @@ impl PackedCausalLm {
             preds.extend((1..s.len()).map(|t| (r0 + t - 1, s[t])));
             r0 += s.len();
         }
-        let wte_t = View {
-            data: &self.wte,
-            rows: h,
-            cols: v,
-            row_stride: 1,
-            col_stride: h,
-        };
+        let wte_t = self.wte_t();
         let chunk = HEAD_ROWS.min(preds.len());
         let mut rows = vec![0f32; chunk * h];
         let mut logits = vec![0f32; chunk * v];

@@ -2,8 +2,10 @@
 #![allow(clippy::unwrap_used)]
 
 mod bleurt;
+mod choice;
 mod comet;
 mod common;
+mod generate;
 mod gpt2;
 mod hidden_states;
 mod loading;

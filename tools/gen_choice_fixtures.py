@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Generates hauser-nli's multiple-choice fixtures with Hugging Face transformers (reference).
+
+Writes, under hauser-nli/tests/fixtures/multiple-choice/:
+  bert/     a tiny random-weight BertForMultipleChoice (config.json, model.safetensors) with the
+            tokenizer files of hauser-nli/tests/fixtures/bert (tokenizer.json,
+            tokenizer_config.json, vocab.txt), and reference.json
+  roberta/  the same for RobertaForMultipleChoice, tokenizer files of
+            hauser-nli/tests/fixtures/roberta (+ vocab.json, merges.txt)
+
+reference.json = {"meta": {...}, "max_length": 64, "items": [{"pairs": [[first, second], ...],
+"ids": [[token ids of each pair, unpadded]], "logits": [one float per pair]}, ...]}: each item
+(a question and its choices) is tokenized at once, `tok(firsts, seconds, padding=True,
+truncation=True, max_length=64)` (longest-first truncation), and run as one
+`model(input_ids=ids[None], attention_mask=..., token_type_ids=... (BERT only)).logits[0]`.
+Items: two choices; a knowledge-enhanced item (narrative </s> inference, 3 inferences x 2
+options); a narrative longer than 64 tokens (truncated); three choices.
+
+Reference: transformers 5.23 / torch 2.x, float32 on CPU. The model config is
+tools/gen_tiny_models.py's `small()` (hidden 32, 2 layers, 4 heads, intermediate 37, no
+dropout) with initializer_range 0.2 (see INIT); weights come from fixed seeds, so
+regenerating reproduces them.
+Run from the repository root:  HF_HUB_OFFLINE=1 "$(bash tools/pyref.sh)" tools/gen_choice_fixtures.py
+(needs the tokenizer fixtures written by tools/gen_tiny_models.py).
+Tolerance the Rust tests apply: 1e-4 absolute.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import tokenizers
+import torch
+import transformers
+from transformers import (
+    AutoTokenizer,
+    BertConfig,
+    BertForMultipleChoice,
+    RobertaConfig,
+    RobertaForMultipleChoice,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "hauser-nli" / "tests" / "fixtures"
+OUT = FIXTURES / "multiple-choice"
+TOLERANCE = 1e-4
+MAX_LENGTH = 64
+# Weights drawn 10 times wider than transformers' default (0.02): with the default, every
+# choice of a question gets the same logit to within ~1e-5, below the test tolerance, so the
+# fixture could not tell the choices apart; at 0.2 they differ by 1e-2 to 1 (printed on a run).
+INIT = 0.2
+
+TOKENIZER_FILES = {
+    "bert": ["tokenizer.json", "tokenizer_config.json", "vocab.txt"],
+    "roberta": ["tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt"],
+}
+
+NARRATIVE = "Mark was dead on his feet."
+INFERENCES = ["Mark is tired.", "Mark wants sleep.", "Mark feels bad."]
+OPTIONS = ["He slept.", "He ran."]
+
+LONG_NARRATIVE = (
+    "The old fisherman had spent his whole life on the grey northern sea, and every morning "
+    "before the sun rose he pushed his small wooden boat into the cold water, listening to the "
+    "gulls and the wind, while the village behind him still slept under thick blankets of fog; "
+    "his neighbours said that he could read the waves like an open book, and when the storm "
+    "finally came that autumn, the whole harbour turned to him for advice about the nets."
+)
+
+ITEMS = [
+    # (a) two choices
+    [
+        ("The boy ran like the wind across the field.", "He was very fast."),
+        ("The boy ran like the wind across the field.", "He was very slow."),
+    ],
+    # (b) knowledge-enhanced: narrative </s> inference, each inference with each option
+    [(NARRATIVE + " </s> " + inf, opt) for inf in INFERENCES for opt in OPTIONS],
+    # (c) a first text longer than the 64-token limit: truncation cuts it
+    [
+        (LONG_NARRATIVE, "Everyone trusted his knowledge of the sea."),
+        (LONG_NARRATIVE, "Nobody listened to him."),
+    ],
+    # (d) three choices
+    [
+        ("She was as quiet as a mouse in the library.", "She made no sound."),
+        ("She was as quiet as a mouse in the library.", "She shouted at everyone."),
+        ("She was as quiet as a mouse in the library.", "She was reading a book about mice."),
+    ],
+]
+
+
+def small(**kw):
+    """tools/gen_tiny_models.py's small()."""
+    base = dict(
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=37,
+        max_position_embeddings=64,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+        initializer_range=INIT,
+    )
+    base.update(kw)
+    return base
+
+
+def rounded(x):
+    if isinstance(x, torch.Tensor):
+        x = x.tolist()
+    if isinstance(x, list):
+        return [rounded(v) for v in x]
+    return round(float(x), 7)
+
+
+def copy_tokenizer(name):
+    d = OUT / name
+    d.mkdir(parents=True, exist_ok=True)
+    for f in TOKENIZER_FILES[name]:
+        shutil.copy(FIXTURES / name / f, d / f)
+    return AutoTokenizer.from_pretrained(str(d))
+
+
+def vocab_size(name):
+    """The vocabulary size of the existing fixture model (same tokenizer)."""
+    return json.loads((FIXTURES / name / "config.json").read_text())["vocab_size"]
+
+
+def reference(model, tok, with_types):
+    items = []
+    for pairs in ITEMS:
+        firsts = [a for a, _ in pairs]
+        seconds = [b for _, b in pairs]
+        enc = tok(firsts, seconds, padding=True, truncation=True, max_length=MAX_LENGTH,
+                  return_token_type_ids=with_types, return_tensors="pt")
+        kw = dict(input_ids=enc["input_ids"].unsqueeze(0), attention_mask=enc["attention_mask"].unsqueeze(0))
+        if with_types:
+            kw["token_type_ids"] = enc["token_type_ids"].unsqueeze(0)
+        logits = model(**kw).logits[0]
+        assert logits.shape == (len(pairs),)
+        lengths = enc["attention_mask"].sum(dim=1).tolist()
+        ids = [row[:n] for row, n in zip(enc["input_ids"].tolist(), lengths)]
+        items.append({"pairs": [list(p) for p in pairs], "ids": ids, "logits": rounded(logits)})
+    # Item (c) must actually be truncated.
+    long_len = len(tok(LONG_NARRATIVE)["input_ids"])
+    assert long_len > MAX_LENGTH, f"long narrative has only {long_len} tokens"
+    assert all(len(r) == MAX_LENGTH for r in items[2]["ids"])
+    return items
+
+
+def meta(name):
+    return {
+        "model": f"multiple-choice/{name}",
+        "generator": "tools/gen_choice_fixtures.py",
+        "transformers": transformers.__version__,
+        "torch": torch.__version__,
+        "tokenizers": tokenizers.__version__,
+        "tolerance": TOLERANCE,
+    }
+
+
+def write(name, model, tok, with_types):
+    d = OUT / name
+    model.eval()
+    model.save_pretrained(d)
+    ref = {"meta": meta(name), "max_length": MAX_LENGTH, "items": reference(model, tok, with_types)}
+    (d / "reference.json").write_text(json.dumps(ref))
+    spread = [max(i["logits"]) - min(i["logits"]) for i in ref["items"]]
+    print(f"{name}: logit spread per item {['%.2e' % s for s in spread]}")
+
+
+def gen_bert():
+    tok = copy_tokenizer("bert")
+    cfg = BertConfig(vocab_size=vocab_size("bert"), type_vocab_size=2, pad_token_id=0, **small())
+    torch.manual_seed(11)
+    write("bert", BertForMultipleChoice(cfg), tok, with_types=True)
+
+
+def gen_roberta():
+    tok = copy_tokenizer("roberta")
+    cfg = RobertaConfig(vocab_size=vocab_size("roberta"), type_vocab_size=1, pad_token_id=1, bos_token_id=0,
+                        eos_token_id=2, **small(max_position_embeddings=66))
+    torch.manual_seed(12)
+    write("roberta", RobertaForMultipleChoice(cfg), tok, with_types=False)
+
+
+def main():
+    torch.set_grad_enabled(False)
+    shutil.rmtree(OUT, ignore_errors=True)
+    gen_bert()
+    gen_roberta()
+    total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
+    print(f"fixtures: {total / 1024:.0f} KiB under {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
