@@ -39,7 +39,11 @@ fn check(pred: &[Choice], gold: &[Choice]) -> TaskResult<()> {
 ///
 /// # Errors
 /// [`TaskError::Input`] for lists of different lengths or no items; a bad bootstrap setting.
-pub fn accuracy(pred: &[Choice], gold: &[Choice], bootstrap: &BootstrapConfig) -> TaskResult<AccuracyReport> {
+pub fn accuracy(
+    pred: &[Choice],
+    gold: &[Choice],
+    bootstrap: &BootstrapConfig,
+) -> TaskResult<AccuracyReport> {
     check(pred, gold)?;
     let hits: Vec<f64> = pred
         .iter()

@@ -88,7 +88,8 @@ pub struct Split {
 impl Split {
     /// The gold choices, `None` when the file only has the placeholder.
     pub fn gold(&self) -> Option<Vec<Choice>> {
-        (self.labels == LabelStatus::Labelled).then(|| self.items.iter().map(|i| i.answer).collect())
+        (self.labels == LabelStatus::Labelled)
+            .then(|| self.items.iter().map(|i| i.answer).collect())
     }
 }
 
@@ -115,7 +116,10 @@ fn read_text(path: &Path) -> TaskResult<String> {
     })?;
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
     String::from_utf8(bytes.to_vec()).map_err(|e| {
-        let line = 1 + bytes[..e.utf8_error().valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+        let line = 1 + bytes[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         TaskError::Record {
             path: path.to_path_buf(),
             line,
@@ -148,9 +152,13 @@ pub fn read_split(path: &Path) -> TaskResult<Split> {
             message,
         };
         let raw: Raw = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-        let answer = Choice::parse(&raw.correctanswer, false).filter(|_| raw.correctanswer.starts_with("option"));
+        let answer = Choice::parse(&raw.correctanswer, false)
+            .filter(|_| raw.correctanswer.starts_with("option"));
         let answer = answer.ok_or_else(|| {
-            bad(format!("correctanswer {:?} is not option1 or option2", raw.correctanswer))
+            bad(format!(
+                "correctanswer {:?} is not option1 or option2",
+                raw.correctanswer
+            ))
         })?;
         items.push(NarrativeItem {
             narrative: raw.narrative,
