@@ -24,3 +24,36 @@ if [ ! -f /usr/share/wordnet/data.noun ]; then
         echo "test-assets: WordNet missing (apt-get install wordnet-base as root); tools/test.sh skips its tests" >&2
     fi
 fi
+
+# The figurative-narratives authors' released dev generations (FigurativeNarrativeBenchmark,
+# MIT), pinned to one commit and checked by SHA-256, under .cache/narratives-released/: the
+# `narratives_released` tests run `hauser narratives eval-gen` on them against the authors'
+# evaluator's ROUGE-L (figlang-tasks/tests/fixtures/narratives/released_dev.json).
+fetch_narratives() {
+    local commit=9640095ed599d70d5a2e612d4731c2c27ef59015
+    local base="https://raw.githubusercontent.com/tuhinjubcse/FigurativeNarrativeBenchmark/$commit/output"
+    local dir=.cache/narratives-released
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/idiom" "$dir.tmp/simile"
+    while read -r sum name; do
+        local task=${name%%/*} file=${name#*/}
+        curl -fsSL --retry 2 -o "$dir.tmp/$name" "$base/$task/generative/$file" || return 1
+        echo "$sum  $dir.tmp/$name" | sha256sum --check --quiet || return 1
+    done <<'SUMS'
+d2d648c67793a48a38f344d1507a15a3bb1bfc9d274d138896d617966a0028de idiom/bart-large_dev_predictions_k5.jsonl
+b441bd2e77053b2681b1bbe454669818a6eaa644f92574702663ef81448f9e9d idiom/gpt2-xl_dev_predictions_k5.jsonl
+46f381c8a511c40ca69d7d22fc5469c5ef1aa7109b8d14b0b16af87cb0b10cf4 idiom/gpt2-xl_zeroshot_dev_predictions_k5.jsonl
+9474dbd2017036e6bea1e604146637689633c6744be74301de2c5863e6b33f66 idiom/gpt3_fewshot_dev_predictions_p0.9.jsonl
+6077d8cc407eeb01124cf7e583badab34dad7b8b5bdc75983e2a6087e5933b1d idiom/gpt3_zeroshot_dev_predictions_p0.9.jsonl
+7010507210e51ef08d5bced9590807b209b172c20c7387c524ddde6c95cab9e3 idiom/t5-large_dev_predictions_k5.jsonl
+466b57ed87da269d7a29a61fffae4ea46c81b5cb4160802437f4752e118fa3fa simile/bart-large_zeroshot_dev_predictions_k5.jsonl
+a583abf741804e977aaf2febeebb1bbeaf2f40a9853d9b7a8f8d4037debbec5a simile/gpt2-xl_zeroshot_dev_predictions_k5.jsonl
+8e401dcf145dca377b3abdcf58966a182d917fa233dd855702e5ac3b6ffd2dc5 simile/gpt3_fewshot_dev_predictions_p0.9.jsonl
+6ca60758de8b9a76acfee4c3677701b3b6a6b06c6b79789bfd41619ed7dffc0b simile/gpt3_zeroshot_dev_predictions_p0.9.jsonl
+8b9e327fa22a1c93a4982ff8215dd0b97d7b78f60d38b0cb3c1ab0d59bb29c79 simile/t5-large_zeroshot_dev_predictions_k5.jsonl
+SUMS
+    rm -rf "$dir" && mv "$dir.tmp" "$dir" && touch "$dir/.done"
+}
+if [ ! -f .cache/narratives-released/.done ]; then
+    fetch_narratives ||
+        echo "test-assets: could not fetch the narratives' released generations (GitHub); their tests are skipped" >&2
+fi

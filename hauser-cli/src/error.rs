@@ -62,6 +62,9 @@ pub enum CliError {
     /// A neural metric (BERTScore, perplexity, style strength) failed.
     #[error(transparent)]
     Neural(#[from] figlang_metrics::neural::NeuralError),
+    /// A task harness failed (figurative narratives, NewsMet).
+    #[error(transparent)]
+    Task(#[from] figlang_tasks::TaskError),
     /// The run was stopped by Ctrl-C (exit status 130); its output file was not written.
     #[error("interrupted")]
     Interrupted,

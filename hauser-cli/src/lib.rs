@@ -31,6 +31,7 @@ pub mod interrupt;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;
+pub mod narratives;
 pub mod neural_metric;
 pub mod output;
 pub mod plot;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, extract, files, formality, kb, meta_eval, metric, score};
+use hauser_cli::{embed, extract, files, formality, kb, meta_eval, metric, narratives, score};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -35,6 +35,9 @@ enum Command {
     Metric(metric::MetricArgs),
     /// The formality-transfer meta-evaluation (Lai et al. 2022): its tables from the released files.
     Formality(formality::FormalityArgs),
+    /// The figurative narratives benchmark: zero-shot and multiple-choice scoring, accuracy,
+    /// generation and its evaluation.
+    Narratives(narratives::NarrativesArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,9 @@ fn main() -> ExitCode {
             meta_eval::run_corr(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::Metric(args) => metric::run(args, &mut std::io::stdout().lock()).map(|_| true),
+        Command::Narratives(args) => {
+            narratives::run(args, &mut std::io::stdout().lock(), &mut stderr)
+        }
         Command::Formality(args) => {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
         }

@@ -109,7 +109,7 @@ struct Raw {
     inferences: Vec<String>,
 }
 
-fn read_text(path: &Path) -> TaskResult<String> {
+pub(crate) fn read_text(path: &Path) -> TaskResult<String> {
     let bytes = std::fs::read(path).map_err(|source| TaskError::Io {
         path: path.to_path_buf(),
         source,
@@ -129,46 +129,67 @@ fn read_text(path: &Path) -> TaskResult<String> {
 }
 
 /// Non-blank lines with their 1-based numbers (a BOM is dropped, CRLF accepted).
-pub(crate) fn lines(path: &Path) -> TaskResult<Vec<(usize, String)>> {
-    Ok(read_text(path)?
+pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
         .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
         .filter(|(_, l)| !l.trim().is_empty())
-        .collect())
 }
 
-/// Reads a narratives JSONL file.
-///
-/// # Errors
-/// [`TaskError::Io`] when unreadable; [`TaskError::Record`] naming the line of a record that is
-/// not such an object or has a label other than `option1`/`option2`; an empty file.
-pub fn read_split(path: &Path) -> TaskResult<Split> {
-    let mut items = Vec::new();
-    for (line, text) in lines(path)? {
-        let bad = |message: String| TaskError::Record {
-            path: path.to_path_buf(),
-            line,
-            message,
-        };
-        let raw: Raw = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-        let answer = Choice::parse(&raw.correctanswer, false)
-            .filter(|_| raw.correctanswer.starts_with("option"));
-        let answer = answer.ok_or_else(|| {
-            bad(format!(
+fn parse_item(text: &str) -> Result<NarrativeItem, String> {
+    let raw: Raw = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let answer = Choice::parse(&raw.correctanswer, false)
+        .filter(|_| raw.correctanswer.starts_with("option"))
+        .ok_or_else(|| {
+            format!(
                 "correctanswer {:?} is not option1 or option2",
                 raw.correctanswer
-            ))
+            )
         })?;
-        items.push(NarrativeItem {
-            narrative: raw.narrative,
-            options: [raw.option1, raw.option2],
-            answer,
-            expression: raw.idiom.or(raw.simile),
-            meaning: raw.meaning,
-            inferences: raw.inferences,
-        });
-    }
+    Ok(NarrativeItem {
+        narrative: raw.narrative,
+        options: [raw.option1, raw.option2],
+        answer,
+        expression: raw.idiom.or(raw.simile),
+        meaning: raw.meaning,
+        inferences: raw.inferences,
+    })
+}
+
+/// Every record of a narratives JSONL text with its line number, each parsed or the error
+/// naming `path` and the line: a scorer answers every record, bad ones with their error.
+pub fn parse_records(text: &str, path: &Path) -> Vec<(usize, TaskResult<NarrativeItem>)> {
+    numbered_lines(text)
+        .map(|(line, l)| {
+            let item = parse_item(l).map_err(|message| TaskError::Record {
+                path: path.to_path_buf(),
+                line,
+                message,
+            });
+            (line, item)
+        })
+        .collect()
+}
+
+/// Parses a whole narratives JSONL text (see [`read_split`]); `path` names it in errors.
+///
+/// # Errors
+/// The first malformed record ([`TaskError::Record`]); a text without records.
+pub fn parse_split(text: &str, path: &Path) -> TaskResult<Split> {
+    let items = parse_records(text, path)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect::<TaskResult<Vec<_>>>()?;
+    split_of(items, path)
+}
+
+/// A split from parsed items: the placeholder check and the no-records error.
+///
+/// # Errors
+/// [`TaskError::Input`] without items.
+pub fn split_of(items: Vec<NarrativeItem>, path: &Path) -> TaskResult<Split> {
     if items.is_empty() {
         return Err(TaskError::Input(format!("{}: no records", path.display())));
     }
@@ -180,19 +201,36 @@ pub fn read_split(path: &Path) -> TaskResult<Split> {
     Ok(Split { items, labels })
 }
 
+/// Reads a narratives JSONL file.
+///
+/// # Errors
+/// [`TaskError::Io`] when unreadable; [`TaskError::Record`] naming the line of a record that is
+/// not such an object or has a label other than `option1`/`option2`; an empty file.
+pub fn read_split(path: &Path) -> TaskResult<Split> {
+    parse_split(&read_text(path)?, path)
+}
+
 /// Reads one label per line: `option1`/`option2` or `1`/`2` (or `0`/`1` when `zero_based`).
 /// Labels are aligned with the data by position, so a blank line inside the file is an error.
 ///
 /// # Errors
 /// [`TaskError::Record`] naming the first line that is not a label.
 pub fn read_labels(path: &Path, zero_based: bool) -> TaskResult<Vec<Choice>> {
-    let text = read_text(path)?;
+    parse_labels(&read_text(path)?, path, zero_based)
+}
+
+/// [`read_labels`] on a text already read; `path` names it in errors.
+///
+/// # Errors
+/// As [`read_labels`].
+pub fn parse_labels(text: &str, path: &Path, zero_based: bool) -> TaskResult<Vec<Choice>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let body = text.trim_end_matches(['\n', '\r']);
     body.lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
         .map(|(line, text)| {
-            Choice::parse(&text, zero_based).ok_or_else(|| TaskError::Record {
+            Choice::parse(text, zero_based).ok_or_else(|| TaskError::Record {
                 path: path.to_path_buf(),
                 line,
                 message: format!("{text:?} is not a label (option1/option2, or 1/2)"),

@@ -1,0 +1,563 @@
+//! `hauser narratives`: the figurative narratives benchmark (Chakrabarty, Choi, Shwartz 2022).
+//! Zero-shot choice with a causal LM, supervised / knowledge-enhanced choice with a
+//! multiple-choice model, accuracy and McNemar on prediction files, generation and its
+//! evaluation. docs/TASKS.md gives the protocol.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+
+use figlang_metrics::neural::{default_layer, BertScore, BertScoreOptions};
+use figlang_metrics::stats::BootstrapConfig;
+use figlang_tasks::narratives::{
+    self, eval_gen, generation, Choice, LabelStatus, NarrativeItem, PairOrder, ZeroShotConfig,
+    ZeroShotScore,
+};
+use hauser_nli::{CausalLm, Decoding, Embedder, GenerateConfig, ModelSource, MultipleChoice};
+
+use crate::error::CliError;
+use crate::files::{self, OutputFile};
+use crate::flags;
+
+/// Arguments of `hauser narratives`.
+#[derive(Debug, Clone, Args)]
+pub struct NarrativesArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: NarrativesCommand,
+}
+
+/// Subcommands of `hauser narratives`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum NarrativesCommand {
+    /// Zero-shot choice with a causal LM (GPT-2 family): JSONL, one record per data line.
+    Score(ScoreArgs),
+    /// Choice with a multiple-choice model (RoBERTa/BERT), knowledge-enhanced when the data
+    /// has inferences: JSONL, one record per data line.
+    Choose(ChooseArgs),
+    /// Accuracy of a prediction file with a bootstrap interval (JSON).
+    Accuracy(AccuracyArgs),
+    /// McNemar's test between two prediction files on the same items (JSON).
+    Compare(CompareArgs),
+    /// Generate continuations (JSONL in the released prediction format).
+    Generate(GenerateArgs),
+    /// ROUGE-L and BERTScore of generated continuations, as the authors' evaluator (JSON).
+    EvalGen(EvalGenArgs),
+}
+
+/// Labels: from the data, or from a file when the data has upstream's test placeholder.
+#[derive(Debug, Clone, Args)]
+pub struct LabelArgs {
+    /// Labels, one per data line (`option1`/`option2` or `1`/`2`), for test files whose
+    /// labels upstream hides.
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
+}
+
+/// Arguments of `hauser narratives score`.
+#[derive(Debug, Clone, Args)]
+pub struct ScoreArgs {
+    /// Data file (JSONL: narrative, option1, option2, correctanswer), `-` for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// Causal LM: a hub id (`org/name[@revision]`) or a local directory.
+    #[arg(long, value_name = "MODEL")]
+    pub model: String,
+    /// The score that decides: lm (sum), tok_mean (per-token mean, the paper's
+    /// length-normalised likelihood), dcpmi (domain-conditional PMI).
+    #[arg(long, default_value = "tok_mean", value_parser = parse_score)]
+    pub score: ZeroShotScore,
+    /// Domain premise of dcpmi.
+    #[arg(long, default_value = narratives::zero_shot::STORY_DOMAIN_PREMISE, allow_hyphen_values = true)]
+    pub domain_premise: String,
+    /// Keep upstream's <b>...</b> markup in the premise.
+    #[arg(long)]
+    pub keep_markup: bool,
+    /// Labels.
+    #[command(flatten)]
+    pub labels: LabelArgs,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Inputs per forward pass.
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = flags::batch_size)]
+    pub batch_size: usize,
+    /// Device and precision.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
+}
+
+/// Arguments of `hauser narratives choose`.
+#[derive(Debug, Clone, Args)]
+pub struct ChooseArgs {
+    /// Data file (JSONL; `inferences` lists make it knowledge-enhanced), `-` for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// Multiple-choice model (`RobertaForMultipleChoice`, `BertForMultipleChoice`).
+    #[arg(long, value_name = "MODEL")]
+    pub model: String,
+    /// Pair layout with inferences: code (`narrative </s> inference`, the released code) or
+    /// paper (`inference </s> narrative`).
+    #[arg(long, default_value = "code", value_parser = parse_order)]
+    pub order: PairOrder,
+    /// Labels.
+    #[command(flatten)]
+    pub labels: LabelArgs,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Inputs per forward pass.
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = flags::batch_size)]
+    pub batch_size: usize,
+    /// Device and precision.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
+}
+
+/// Bootstrap settings.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct BootstrapArgs {
+    /// Bootstrap resamples of the accuracy interval.
+    #[arg(long, default_value_t = 1000)]
+    pub n_bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0, value_parser = flags::seed)]
+    pub seed: u64,
+    /// Confidence level of the interval.
+    #[arg(long, default_value_t = 0.95)]
+    pub confidence: f64,
+}
+
+/// Arguments of `hauser narratives accuracy`.
+#[derive(Debug, Clone, Args)]
+pub struct AccuracyArgs {
+    /// Prediction file: JSONL with `prediction` (0/1, as released, or option1/option2).
+    #[arg(long, value_name = "FILE")]
+    pub pred: PathBuf,
+    /// Data file whose labels are the gold (not a test file: its labels are a placeholder).
+    #[arg(long, value_name = "FILE", required_unless_present = "labels")]
+    pub data: Option<PathBuf>,
+    /// Labels.
+    #[command(flatten)]
+    pub labels: LabelArgs,
+    /// Bootstrap.
+    #[command(flatten)]
+    pub bootstrap: BootstrapArgs,
+}
+
+/// Arguments of `hauser narratives compare`.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The two prediction files.
+    #[arg(long, value_name = "FILE", num_args = 2, required = true)]
+    pub pred: Vec<PathBuf>,
+    /// Data file with the gold labels.
+    #[arg(long, value_name = "FILE", required_unless_present = "labels")]
+    pub data: Option<PathBuf>,
+    /// Labels.
+    #[command(flatten)]
+    pub labels: LabelArgs,
+}
+
+/// Arguments of `hauser narratives generate`.
+#[derive(Debug, Clone, Args)]
+pub struct GenerateArgs {
+    /// Data file; with --knowledge, an `*_inferences_*` file.
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// Causal LM (GPT-2 family).
+    #[arg(long, value_name = "MODEL")]
+    pub model: String,
+    /// Knowledge-enhanced decoding: logits summed over one prompt per inference.
+    #[arg(long)]
+    pub knowledge: bool,
+    /// Greedy decoding instead of top-k sampling.
+    #[arg(long)]
+    pub greedy: bool,
+    /// Tokens kept by top-k sampling.
+    #[arg(long, default_value_t = 5)]
+    pub top_k: usize,
+    /// Sampling temperature.
+    #[arg(long, default_value_t = 0.7)]
+    pub temperature: f32,
+    /// Seed of the sampler.
+    #[arg(long, default_value_t = 42, value_parser = flags::seed)]
+    pub seed: u64,
+    /// Most new tokens.
+    #[arg(long, default_value_t = 20)]
+    pub max_new_tokens: usize,
+    /// transformers' no_repeat_ngram_size (0: off).
+    #[arg(long, default_value_t = 3)]
+    pub no_repeat_ngram_size: usize,
+    /// Output file (default: stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Inputs per forward pass.
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true, value_parser = flags::batch_size)]
+    pub batch_size: usize,
+    /// Device and precision.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
+}
+
+/// Arguments of `hauser narratives eval-gen`.
+#[derive(Debug, Clone, Args)]
+pub struct EvalGenArgs {
+    /// Prediction file (JSONL: `input` or `narrative`, `predictions`).
+    #[arg(long, value_name = "FILE")]
+    pub pred: PathBuf,
+    /// Data file the gold continuations are rebuilt from (labelled: dev, or your own).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// BERTScore model (the paper: microsoft/deberta-large-mnli); without it only ROUGE-L.
+    #[arg(long, value_name = "MODEL")]
+    pub bertscore_model: Option<String>,
+    /// BERTScore layer (default: bert_score's layer for the model, 18 for deberta-large-mnli).
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::layer)]
+    pub bertscore_layer: Option<isize>,
+    /// Include the per-narrative scores.
+    #[arg(long)]
+    pub per_narrative: bool,
+    /// Pairs per forward pass of BERTScore.
+    #[arg(long, default_value_t = 64, allow_negative_numbers = true, value_parser = flags::batch_size)]
+    pub batch_size: usize,
+    /// Device and precision.
+    #[command(flatten)]
+    pub device: flags::DeviceArgs,
+}
+
+fn parse_score(s: &str) -> Result<ZeroShotScore, String> {
+    ZeroShotScore::parse(s).ok_or_else(|| format!("expected lm, tok_mean or dcpmi, got {s:?}"))
+}
+
+fn parse_order(s: &str) -> Result<PairOrder, String> {
+    match s {
+        "code" => Ok(PairOrder::Code),
+        "paper" => Ok(PairOrder::Paper),
+        _ => Err(format!("expected code or paper, got {s:?}")),
+    }
+}
+
+/// Runs `hauser narratives`; returns whether every record was scored.
+///
+/// # Errors
+/// Unreadable inputs, unloadable models, inference failures, unwritable outputs.
+pub fn run(
+    args: &NarrativesArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> Result<bool, CliError> {
+    match &args.command {
+        NarrativesCommand::Score(a) => score(a, log),
+        NarrativesCommand::Choose(a) => choose(a, log),
+        NarrativesCommand::Accuracy(a) => accuracy(a, out),
+        NarrativesCommand::Compare(a) => compare(a, out),
+        NarrativesCommand::Generate(a) => generate(a, log),
+        NarrativesCommand::EvalGen(a) => eval_gen(a, out, log),
+    }
+}
+
+/// The data's records: each parsed item with its line, or an error record.
+struct Records {
+    lines: Vec<usize>,
+    parsed: Vec<Result<NarrativeItem, String>>,
+}
+
+fn read_records(path: &Path) -> Result<Records, CliError> {
+    let text = files::read_to_string(path)?;
+    let (lines, parsed) = narratives::parse_records(&text, path)
+        .into_iter()
+        .map(|(l, r)| (l, r.map_err(|e| e.to_string())))
+        .unzip();
+    Ok(Records { lines, parsed })
+}
+
+/// The gold labels of `items` (all records): from --labels, else from the data unless they are
+/// the placeholder. `None` when there are none.
+fn gold_of(
+    labels: &LabelArgs,
+    parsed: &[Result<NarrativeItem, String>],
+) -> Result<Option<Vec<Option<Choice>>>, CliError> {
+    if let Some(path) = &labels.labels {
+        let text = files::read_to_string(path)?;
+        let l = narratives::parse_labels(&text, path, false)?;
+        if l.len() != parsed.len() {
+            return Err(CliError::Usage(format!(
+                "--labels: {} labels for {} data records",
+                l.len(),
+                parsed.len()
+            )));
+        }
+        return Ok(Some(l.into_iter().map(Some).collect()));
+    }
+    let items: Vec<&NarrativeItem> = parsed.iter().filter_map(|r| r.as_ref().ok()).collect();
+    if items.is_empty() || items.iter().all(|i| i.answer == Choice::Option1) {
+        return Ok(None);
+    }
+    Ok(Some(
+        parsed
+            .iter()
+            .map(|r| r.as_ref().ok().map(|i| i.answer))
+            .collect(),
+    ))
+}
+
+/// Writes one record per data line, then the accuracy summary to `log`.
+fn write_choices(
+    records: &Records,
+    results: Vec<(Choice, Value)>,
+    gold: Option<Vec<Option<Choice>>>,
+    output: Option<&Path>,
+    inputs: &[&Path],
+    log: &mut dyn Write,
+) -> Result<bool, CliError> {
+    let mut out = OutputFile::create(output, inputs)?;
+    let out_path = out.path().to_path_buf();
+    let mut results = results.into_iter();
+    let mut preds = Vec::new();
+    let mut failed = 0;
+    for (line, rec) in records.lines.iter().zip(&records.parsed) {
+        let v = match rec {
+            Ok(_) => {
+                let (choice, scores) = results.next().expect("one result per parsed record");
+                preds.push(Some(choice));
+                json!({"line": line, "prediction": choice.as_str(), "scores": scores})
+            }
+            Err(e) => {
+                failed += 1;
+                preds.push(None);
+                json!({"line": line, "error": e})
+            }
+        };
+        writeln!(out, "{v}").map_err(|e| CliError::io(&out_path, e))?;
+    }
+    out.commit()?;
+    let mut summary = json!({"records": records.lines.len(), "failed": failed});
+    match gold {
+        Some(gold) => {
+            let (p, g): (Vec<Choice>, Vec<Choice>) = preds
+                .iter()
+                .zip(&gold)
+                .filter_map(|(p, g)| Some(((*p)?, (*g)?)))
+                .unzip();
+            let r = narratives::accuracy(&p, &g, &BootstrapConfig::default())?;
+            summary["accuracy"] = serde_json::to_value(&r).unwrap_or(Value::Null);
+        }
+        None => {
+            summary["accuracy"] = Value::Null;
+            summary["note"] = json!(
+                "no labels: the data's correctanswer is upstream's test placeholder; give --labels"
+            );
+        }
+    }
+    writeln!(log, "{summary}").map_err(|e| CliError::io("stderr", e))?;
+    Ok(failed == 0)
+}
+
+fn score(a: &ScoreArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+    let records = read_records(&a.data)?;
+    let gold = gold_of(&a.labels, &records.parsed)?;
+    let lm = CausalLm::load(
+        &ModelSource::parse(&a.model),
+        &a.device.load_options(a.batch_size),
+    )?;
+    let items: Vec<NarrativeItem> = records
+        .parsed
+        .iter()
+        .filter_map(|r| r.clone().ok())
+        .collect();
+    let cfg = ZeroShotConfig {
+        domain_premise: a.domain_premise.clone(),
+        keep_markup: a.keep_markup,
+    };
+    let scored = narratives::score_zero_shot(&lm, &items, &cfg)?;
+    let results = scored
+        .iter()
+        .map(|r| {
+            let v = json!({
+                "option1": r.options[0], "option2": r.options[1],
+                "decided_by": a.score.as_str(), "truncated": r.truncated,
+            });
+            (r.choice(a.score), v)
+        })
+        .collect();
+    write_choices(
+        &records,
+        results,
+        gold,
+        a.output.as_deref(),
+        &[&a.data],
+        log,
+    )
+}
+
+fn choose(a: &ChooseArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+    let records = read_records(&a.data)?;
+    let gold = gold_of(&a.labels, &records.parsed)?;
+    let mc = MultipleChoice::load(
+        &ModelSource::parse(&a.model),
+        &a.device.load_options(a.batch_size),
+    )?;
+    let items: Vec<NarrativeItem> = records
+        .parsed
+        .iter()
+        .filter_map(|r| r.clone().ok())
+        .collect();
+    let scored = narratives::score_choices(&mc, &items, a.order)?;
+    let results = scored
+        .iter()
+        .map(|s| {
+            let v = json!({"option1": s.scores[0], "option2": s.scores[1], "pairs": s.pairs});
+            (s.choice(), v)
+        })
+        .collect();
+    write_choices(
+        &records,
+        results,
+        gold,
+        a.output.as_deref(),
+        &[&a.data],
+        log,
+    )
+}
+
+/// Gold labels for accuracy/compare: --labels, else a labelled --data.
+fn gold_labels(data: Option<&Path>, labels: &LabelArgs) -> Result<Vec<Choice>, CliError> {
+    if let Some(path) = &labels.labels {
+        let text = files::read_to_string(path)?;
+        return Ok(narratives::parse_labels(&text, path, false)?);
+    }
+    let path = data.ok_or_else(|| CliError::Usage("give --data or --labels".into()))?;
+    let split = narratives::parse_split(&files::read_to_string(path)?, path)?;
+    if split.labels == LabelStatus::Placeholder {
+        return Err(CliError::Usage(format!(
+            "{}: every correctanswer is option1, upstream's placeholder for hidden test labels; give --labels",
+            path.display()
+        )));
+    }
+    Ok(split.items.iter().map(|i| i.answer).collect())
+}
+
+fn read_choice_predictions(path: &Path) -> Result<Vec<Choice>, CliError> {
+    let text = files::read_to_string(path)?;
+    narratives::parse_choice_predictions(&text, path)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::from)
+}
+
+fn accuracy(a: &AccuracyArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    let gold = gold_labels(a.data.as_deref(), &a.labels)?;
+    let pred = read_choice_predictions(&a.pred)?;
+    let cfg = BootstrapConfig {
+        resamples: a.bootstrap.n_bootstrap,
+        seed: a.bootstrap.seed,
+        level: a.bootstrap.confidence,
+    };
+    let r = narratives::accuracy(&pred, &gold, &cfg)?;
+    let v = json!({"accuracy": r.accuracy, "correct": r.correct, "n": r.n,
+        "bootstrap": {"resamples": cfg.resamples, "seed": cfg.seed, "confidence": cfg.level}});
+    writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+    Ok(true)
+}
+
+fn compare(a: &CompareArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    let gold = gold_labels(a.data.as_deref(), &a.labels)?;
+    let x = read_choice_predictions(&a.pred[0])?;
+    let y = read_choice_predictions(&a.pred[1])?;
+    let c = narratives::compare(&x, &y, &gold)?;
+    writeln!(out, "{}", serde_json::to_value(&c).unwrap_or(Value::Null))
+        .map_err(|e| CliError::io("stdout", e))?;
+    Ok(true)
+}
+
+fn generate(a: &GenerateArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+    let text = files::read_to_string(&a.data)?;
+    let split = narratives::parse_split(&text, &a.data)?;
+    let lm = CausalLm::load(
+        &ModelSource::parse(&a.model),
+        &a.device.load_options(a.batch_size),
+    )?;
+    let cfg = GenerateConfig {
+        max_new_tokens: a.max_new_tokens,
+        decoding: if a.greedy {
+            Decoding::Greedy
+        } else {
+            Decoding::TopK {
+                k: a.top_k,
+                temperature: a.temperature,
+                seed: a.seed,
+            }
+        },
+        no_repeat_ngram_size: a.no_repeat_ngram_size,
+        stop_at_eos: true,
+    };
+    cfg.validate().map_err(CliError::Usage)?;
+    let records = generation::generate(&lm, &split, &cfg, a.knowledge)?;
+    let mut out = OutputFile::create(a.output.as_deref(), &[&a.data])?;
+    let out_path = out.path().to_path_buf();
+    for r in &records {
+        let v = serde_json::to_value(r).unwrap_or(Value::Null);
+        writeln!(out, "{v}").map_err(|e| CliError::io(&out_path, e))?;
+    }
+    out.commit()?;
+    writeln!(
+        log,
+        "{}",
+        json!({"narratives": records.len(), "rows": split.items.len()})
+    )
+    .map_err(|e| CliError::io("stderr", e))?;
+    Ok(true)
+}
+
+fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result<bool, CliError> {
+    let data = files::read_to_string(&a.data)?;
+    let split = narratives::parse_split(&data, &a.data)?;
+    let gold = narratives::gold_by_narrative(&split)?;
+    let pred_text = files::read_to_string(&a.pred)?;
+    let lines = narratives::parse_predictions(&pred_text, &a.pred);
+    let bertscore = match &a.bertscore_model {
+        Some(spec) => {
+            let source = ModelSource::parse(spec);
+            let id = spec.split('@').next().unwrap_or(spec).to_string();
+            let embedder = Embedder::load(&source, &a.device.load_options(a.batch_size))?;
+            let layer = match a.bertscore_layer {
+                Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
+                None => default_layer(&id),
+            };
+            let options = BertScoreOptions {
+                layer,
+                ..BertScoreOptions::default()
+            };
+            Some(BertScore::new(embedder, &id, options)?)
+        }
+        None => None,
+    };
+    let report = eval_gen::evaluate(lines, &gold, bertscore.as_ref())?;
+    let mut v = json!({"rouge_l": report.rouge_l, "n": report.n});
+    if let Some(b) = report.bertscore_f1 {
+        v["bertscore_f1"] = json!(b);
+    }
+    if let Some(bs) = &bertscore {
+        v["bertscore_signature"] = json!(bs.signature().to_string());
+    }
+    v["rouge_signature"] = json!(
+        "rouge-l|compat:rouge-pltrdy-1.0.1|case:mixed|multiref:max-f|cut:last-period|scale:x100"
+    );
+    if !report.errors.is_empty() {
+        v["errors"] = serde_json::to_value(&report.errors).unwrap_or(Value::Null);
+        writeln!(
+            log,
+            "hauser: {} prediction lines not scored (see \"errors\")",
+            report.errors.len()
+        )
+        .map_err(|e| CliError::io("stderr", e))?;
+    }
+    if a.per_narrative {
+        v["per_narrative"] = serde_json::to_value(&report.per_narrative).unwrap_or(Value::Null);
+    }
+    writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+    Ok(report.errors.is_empty())
+}

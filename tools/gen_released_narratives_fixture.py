@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Expected ROUGE-L of the figurative-narratives authors' released dev generations, by
+tools/narratives_eval_ref.py (their automatic_metrics.py steps, pltrdy rouge 1.0.1), gold
+rebuilt from ../shared/data/narratives/{idiom,simile}/dev.jsonl.
+
+The generations are fetched by tools/test-assets.sh (pinned commit, SHA-256 checked) into
+.cache/narratives-released/. Writes figlang-tasks/tests/fixtures/narratives/released_dev.json.
+Tolerance the Rust test applies: 1e-6 on the x100 scale.
+Run from the repository root: "$(bash tools/pyref.sh)" tools/gen_released_narratives_fixture.py
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RELEASED = ROOT / ".cache/narratives-released"
+DATA = Path(os.environ.get("HAUSER_SHARED_DATA", ROOT.parent / "shared/data")) / "narratives"
+OUT = ROOT / "figlang-tasks/tests/fixtures/narratives/released_dev.json"
+
+
+def main():
+    out = {
+        "meta": {
+            "generator": "tools/gen_released_narratives_fixture.py via tools/narratives_eval_ref.py",
+            "source": "github.com/tuhinjubcse/FigurativeNarrativeBenchmark@9640095ed599d70d5a2e612d4731c2c27ef59015 output/*/generative/*_dev_*",
+            "gold": "../shared/data/narratives/{task}/dev.jsonl",
+            "tolerance": 1e-6,
+        },
+        "files": [],
+    }
+    for task in ["idiom", "simile"]:
+        for f in sorted(os.listdir(RELEASED / task)):
+            r = json.loads(subprocess.check_output([
+                sys.executable, str(ROOT / "tools/narratives_eval_ref.py"),
+                "--pred", str(RELEASED / task / f), "--data", str(DATA / task / "dev.jsonl"),
+            ]))
+            out["files"].append({"task": task, "file": f, "rouge_l": r["rouge_l"], "n": r["n"]})
+    OUT.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
