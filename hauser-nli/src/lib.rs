@@ -2,7 +2,9 @@
 //!
 //! All transformer inference of hauser-rs, on Candle: BERT-family, DistilBERT and DeBERTa
 //! (v1, v2/v3) encoders with the sequence-classification heads of transformers, mean-pooled
-//! embeddings and per-layer hidden states, a GPT-2 causal LM, COMET estimator models read from
+//! embeddings and per-layer hidden states, multiple-choice heads ([`MultipleChoice`]), a GPT-2
+//! causal LM with decoding (greedy, seeded top-k, `no_repeat_ngram_size`, and a summed-logits
+//! ensemble of prompts: [`CausalLm::generate`], [`GenerateConfig`]), COMET estimator models read from
 //! unbabel-comet checkpoints ([`CometModel`]), and the logical- and sentiment-consistency
 //! criteria built on them. `figlang-metrics` (feature `neural`) builds
 //! BERTScore, BLEURT, COMET, perplexity and style strength on this crate.
@@ -51,7 +53,9 @@
 //! (observed differences are below 1e-6, and below 2e-5 for the DeBERTa fixtures, whose wider
 //! weights make attention sharp enough that relative positions matter) for single inputs, pairs,
 //! truncated pairs and padded mixed-length batches; all-MiniLM-L6-v2 embeddings agree with sentence-transformers 6.2.0
-//! within 1e-4 on 24 sentences.
+//! within 1e-4 on 24 sentences. Greedy decoding gives transformers' `generate` tokens exactly and
+//! the top-k distribution equals its logits warpers' (1e-6) on the tiny GPT-2; multiple-choice
+//! logits agree within 1e-4 (`tools/gen_generate_fixture.py`, `tools/gen_choice_fixtures.py`).
 //!
 //! ## Layers
 //! Every encoder (BERT family, DistilBERT, DeBERTa v1, DeBERTa-v2/v3) exposes all its hidden

@@ -171,7 +171,28 @@ impl CausalLm {
     /// failure, or [`NliError::NonFinite`] naming the first layer whose output holds NaN or
     /// infinity.
     pub fn logprobs_of_ids(&self, seqs: &[Vec<u32>]) -> Result<Vec<Vec<f32>>> {
+        self.logprobs_of_ids_from(seqs, &vec![1; seqs.len()])
+    }
+
+    /// [`Self::logprobs_of_ids`] for the tokens at positions `from[i]..` of each sequence only
+    /// (a position below 1 counts as 1): `log p(ids[t] | ids[..t])` for `t >= from[i]`. Only
+    /// those positions go through the LM head, which saves its cost on a context whose own
+    /// likelihood is not wanted (zero-shot scoring of a continuation).
+    ///
+    /// # Errors
+    /// As [`Self::logprobs_of_ids`]; `from` of another length than `seqs`.
+    pub fn logprobs_of_ids_from(&self, seqs: &[Vec<u32>], from: &[usize]) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
+        if from.len() != seqs.len() {
+            return Err(NliError::Invalid {
+                model: name,
+                message: format!(
+                    "{} start positions for {} sequences",
+                    from.len(),
+                    seqs.len()
+                ),
+            });
+        }
         let e = infer_err(&name);
         if let Some(long) = seqs.iter().find(|s| s.len() > self.max_len) {
             return Err(NliError::Invalid {
@@ -187,14 +208,16 @@ impl CausalLm {
         if let Some(packed) = self.engines.packed() {
             return self.batching.par_packed(&lengths, &name, |idx| {
                 let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-                packed.logprobs(&batch)
+                let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
+                packed.logprobs(&batch, &starts)
             });
         }
         let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let rows = m.logprobs(&batch).map_err(&e)?;
+            let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
+            let rows = m.logprobs(&batch, &starts).map_err(&e)?;
             if !rows.iter().all(|r| all_finite(r)) {
                 // Only now is the batch run again, layer by layer, to find where it went wrong.
                 let layer = m.first_non_finite_layer(&batch).map_err(&e)?;

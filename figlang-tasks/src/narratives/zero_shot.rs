@@ -155,14 +155,14 @@ fn conditional(lm: &CausalLm, pairs: &[(Vec<u32>, Vec<u32>)]) -> TaskResult<Vec<
             return Err(TaskError::Input("empty premise".into()));
         }
         let ctx = &ctx[ctx.len() - keep..];
-        starts.push(ctx.len() - 1);
+        // Only the continuation's tokens go through the LM head.
+        starts.push(ctx.len());
         seqs.push([ctx, hyp.as_slice()].concat());
     }
-    let lps = lm.logprobs_of_ids(&seqs)?;
+    let lps = lm.logprobs_of_ids_from(&seqs, &starts)?;
     Ok(lps
         .iter()
-        .zip(starts)
-        .map(|(lp, s)| (lp[s..].iter().map(|&x| x as f64).sum(), lp.len() - s))
+        .map(|lp| (lp.iter().map(|&x| x as f64).sum(), lp.len()))
         .collect())
 }
 

@@ -10,7 +10,7 @@ use super::ops::{activation, additive_mask};
 use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 use crate::packed::{
-    linear_parts, norm_parts, packed_act, per_sequence, values, CausalLayer, PackedCausalLm,
+    linear_parts, norm_parts, packed_act, split_counts, values, CausalLayer, PackedCausalLm,
 };
 
 /// GPT-2 checkpoints: `GPT2LMHeadModel` keeps the model under `transformer.`, `GPT2Model` bare.
@@ -298,14 +298,22 @@ impl Modules {
     /// predict a token go through the (tied) LM head, [`HEAD_ROWS`] at a time, so memory stays
     /// bounded whatever the batch: full `[b, s, vocab]` logits of 64 inputs of 130 tokens are
     /// 1.7 GB for GPT-2, and log-softmax and copies multiply that.
-    pub(crate) fn logprobs(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+    pub(crate) fn logprobs(
+        &self,
+        batch: &[&[u32]],
+        from: &[usize],
+    ) -> candle_core::Result<Vec<Vec<f32>>> {
         let hidden = self.hidden(batch)?;
         let mut rows = Vec::new();
         let mut targets = Vec::new();
-        for (i, ids) in batch.iter().enumerate() {
-            if ids.len() > 1 {
-                rows.push(hidden.get(i)?.narrow(0, 0, ids.len() - 1)?);
-                targets.extend_from_slice(&ids[1..]);
+        let mut counts = Vec::with_capacity(batch.len());
+        for (i, (ids, &f)) in batch.iter().zip(from).enumerate() {
+            let f = f.max(1);
+            let n = ids.len().saturating_sub(f);
+            counts.push(n);
+            if n > 0 {
+                rows.push(hidden.get(i)?.narrow(0, f - 1, n)?);
+                targets.extend_from_slice(&ids[f..]);
             }
         }
         let mut flat = Vec::with_capacity(targets.len());
@@ -325,6 +333,6 @@ impl Modules {
                 start += n;
             }
         }
-        Ok(per_sequence(&flat, batch))
+        Ok(split_counts(&flat, &counts))
     }
 }

@@ -56,9 +56,10 @@ impl PackedCausalLm {
     pub(crate) fn logprobs(
         &self,
         seqs: &[&[u32]],
+        from: &[usize],
     ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
         let x = self.final_hidden(seqs)?;
-        let lps = self.head(seqs, &x)?;
+        let lps = self.head(seqs, from, &x)?;
         for lp in &lps {
             check_finite(lp, None)?;
         }
@@ -221,14 +222,18 @@ impl PackedCausalLm {
         Ok(())
     }
 
-    /// Log-probabilities of each next token from the final hidden rows `x`.
-    fn head(&self, seqs: &[&[u32]], x: &[f32]) -> Result<Vec<Vec<f32>>, GemmError> {
+    /// Log-probabilities of the tokens `t >= from[i]` (at least 1) of each sequence from the
+    /// final hidden rows `x`: only those rows go through the LM head.
+    fn head(&self, seqs: &[&[u32]], from: &[usize], x: &[f32]) -> Result<Vec<Vec<f32>>, GemmError> {
         let (h, v) = (self.hidden, self.vocab);
         // (row of x, target id) for every position that predicts a token.
         let mut preds = Vec::new();
         let mut r0 = 0;
-        for s in seqs {
-            preds.extend((1..s.len()).map(|t| (r0 + t - 1, s[t])));
+        let mut counts = Vec::with_capacity(seqs.len());
+        for (s, &f) in seqs.iter().zip(from) {
+            let f = f.max(1);
+            preds.extend((f..s.len()).map(|t| (r0 + t - 1, s[t])));
+            counts.push(s.len().saturating_sub(f));
             r0 += s.len();
         }
         let wte_t = self.wte_t();
@@ -253,19 +258,19 @@ impl PackedCausalLm {
             log_sum_exp_rows(logits, v, &mut lse[..n]);
             flat.extend(picked.iter().zip(&lse).map(|(p, z)| p - z));
         }
-        Ok(per_sequence(&flat, seqs))
+        Ok(split_counts(&flat, &counts))
     }
 }
 
-/// Splits the next-token log-probabilities of sequences laid end to end (`len - 1` each) back
-/// into one vector per sequence.
-pub(crate) fn per_sequence(flat: &[f32], seqs: &[&[u32]]) -> Vec<Vec<f32>> {
-    let mut out = Vec::with_capacity(seqs.len());
+/// Splits values laid end to end into runs of `counts`.
+pub(crate) fn split_counts(flat: &[f32], counts: &[usize]) -> Vec<Vec<f32>> {
     let mut at = 0;
-    for s in seqs {
-        let n = s.len().saturating_sub(1);
-        out.push(flat[at..at + n].to_vec());
-        at += n;
-    }
-    out
+    counts
+        .iter()
+        .map(|&n| {
+            let v = flat[at..at + n].to_vec();
+            at += n;
+            v
+        })
+        .collect()
 }

@@ -18,7 +18,7 @@ mod math;
 mod pack;
 mod scratch;
 
-pub(crate) use causal::{per_sequence, CausalLayer, PackedCausalLm};
+pub(crate) use causal::{split_counts, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
 pub(crate) use pack::{
     linear_parts, norm_parts, pack, pack_layer, packed_act, values, EncoderModules, LayerModules,

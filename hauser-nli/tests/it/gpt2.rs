@@ -115,3 +115,29 @@ fn packed_results_do_not_depend_on_the_thread_count() {
     };
     assert_eq!(run(1), run(3));
 }
+
+#[test]
+fn logprobs_from_a_position_equal_the_tail_of_all_logprobs_on_both_engines() {
+    let r = reference("gpt2");
+    let seqs: Vec<Vec<u32>> = r["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| ids(&t["ids"]))
+        .collect();
+    for packed in [true, false] {
+        let mut lm = CausalLm::load(&source("gpt2"), &opts(2)).unwrap();
+        lm.set_packed_cpu(packed);
+        let all = lm.logprobs_of_ids(&seqs).unwrap();
+        let from: Vec<usize> = seqs.iter().map(|s| s.len() / 2).collect();
+        let tail = lm.logprobs_of_ids_from(&seqs, &from).unwrap();
+        for ((a, t), f) in all.iter().zip(&tail).zip(&from) {
+            let f = (*f).max(1);
+            assert_eq!(t.len(), a.len() + 1 - f);
+            for (x, y) in t.iter().zip(&a[f - 1..]) {
+                assert!((x - y).abs() < 1e-6, "packed={packed}: {x} vs {y}");
+            }
+        }
+        assert!(lm.logprobs_of_ids_from(&seqs, &[1]).is_err());
+    }
+}
