@@ -232,7 +232,7 @@ impl CausalLm {
     }
 
     /// The next-token logits (`[vocab]`, before any softmax) after the last token of each
-    /// sequence, what [`crate::generate`] decodes from. Sequences are batched as
+    /// sequence, what [`Self::generate`] decodes from. Sequences are batched as
     /// [`Self::logprobs_of_ids`] batches them.
     ///
     /// # Errors
