@@ -2,7 +2,8 @@
 //!
 //! Benchmark harnesses for figurative language on top of `figlang-metrics` and `hauser-nli`:
 //! dataset loaders, task protocols and reports. The figurative narratives benchmark
-//! ([`narratives`]) is the first; the CLI runs it as `hauser narratives ...`.
+//! ([`narratives`]) and NewsMet's detection evaluation and headline families ([`newsmet`]); the
+//! CLI runs them as `hauser narratives ...` and `hauser newsmet ...`.
 //!
 //! ```
 //! use figlang_tasks::narratives::{accuracy, Choice};
@@ -19,6 +20,7 @@
 
 mod error;
 pub mod narratives;
+pub mod newsmet;
 
 pub use error::{TaskError, TaskResult};
 

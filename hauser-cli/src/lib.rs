@@ -33,6 +33,7 @@ pub mod meta_eval;
 pub mod metric;
 pub mod narratives;
 pub mod neural_metric;
+pub mod newsmet;
 pub mod output;
 pub mod plot;
 pub mod progress;

@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use hauser_cli::{embed, extract, files, formality, kb, meta_eval, metric, narratives, score};
+use hauser_cli::{
+    embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, score,
+};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +40,8 @@ enum Command {
     /// The figurative narratives benchmark: zero-shot and multiple-choice scoring, accuracy,
     /// generation and its evaluation.
     Narratives(narratives::NarrativesArgs),
+    /// NewsMet: metaphor detection evaluation and the headline families of the release.
+    Newsmet(newsmet::NewsmetArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Command::Narratives(args) => {
             narratives::run(args, &mut std::io::stdout().lock(), &mut stderr)
         }
+        Command::Newsmet(args) => newsmet::run(args, &mut std::io::stdout().lock()),
         Command::Formality(args) => {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
         }

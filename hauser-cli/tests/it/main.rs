@@ -18,11 +18,13 @@ mod metric_neural;
 mod metric_wmd;
 mod models;
 mod narratives;
+mod newsmet;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod formality_command;
     mod kb_reproduction;
     mod narratives_data;
+    mod newsmet_data;
     mod reproduce_bertscore_formality;
     mod reproduce_formality;
     mod reproduce_hauser_stats;

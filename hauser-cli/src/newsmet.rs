@@ -1,0 +1,120 @@
+//! `hauser newsmet`: NewsMet (Joseph et al. 2023) metaphor detection evaluation from prediction
+//! files, and the headline families of the `*_goldplus.csv` files (the paper's Table 2 and
+//! candidate statistics). docs/TASKS.md gives the protocol.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use figlang_tasks::newsmet::{self, FamilyStats, Headline, SampleType};
+
+use crate::error::CliError;
+use crate::files;
+
+/// Arguments of `hauser newsmet`.
+#[derive(Debug, Clone, Args)]
+pub struct NewsmetArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: NewsmetCommand,
+}
+
+/// Subcommands of `hauser newsmet`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum NewsmetCommand {
+    /// Accuracy, per-class P/R/F1, macro F1 of a prediction file; with --pred2, McNemar and
+    /// Cohen's kappa; with --pred-more, Fleiss' kappa of all the files (JSON).
+    Eval(EvalArgs),
+    /// Gold counts, accepted candidates and families of *_goldplus.csv files (JSON).
+    Families(FamiliesArgs),
+}
+
+/// Arguments of `hauser newsmet eval`.
+#[derive(Debug, Clone, Args)]
+pub struct EvalArgs {
+    /// Predictions: one label (0 or 1) per line, aligned with the data rows.
+    #[arg(long, value_name = "FILE")]
+    pub pred: PathBuf,
+    /// Data CSV (`Text,label[,sample_type]`, or the test sets' `id,Text,label`).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// A second system's (or annotator's) predictions: McNemar and Cohen's kappa.
+    #[arg(long, value_name = "FILE")]
+    pub pred2: Option<PathBuf>,
+    /// More prediction files: Fleiss' kappa over --pred, --pred2 and these.
+    #[arg(long, value_name = "FILE", requires = "pred2")]
+    pub pred_more: Vec<PathBuf>,
+    /// Score only the gold rows of a *_goldplus.csv file (default: every row).
+    #[arg(long)]
+    pub gold_only: bool,
+}
+
+/// Arguments of `hauser newsmet families`.
+#[derive(Debug, Clone, Args)]
+pub struct FamiliesArgs {
+    /// *_goldplus.csv files (e.g. train, val and test together for the paper's totals).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+}
+
+/// Runs `hauser newsmet`.
+///
+/// # Errors
+/// Unreadable or malformed inputs, mismatched lengths.
+pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    let v = match &args.command {
+        NewsmetCommand::Eval(a) => eval(a)?,
+        NewsmetCommand::Families(a) => families(a)?,
+    };
+    writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+    Ok(true)
+}
+
+fn read_data(path: &Path) -> Result<Vec<Headline>, CliError> {
+    Ok(newsmet::parse_csv(&files::read_to_string(path)?, path)?)
+}
+
+fn read_preds(path: &Path) -> Result<Vec<u8>, CliError> {
+    Ok(newsmet::parse_labels(&files::read_to_string(path)?, path)?)
+}
+
+fn eval(a: &EvalArgs) -> Result<serde_json::Value, CliError> {
+    let rows = read_data(&a.data)?;
+    let gold: Vec<u8> = rows
+        .iter()
+        .filter(|r| !a.gold_only || r.sample_type == SampleType::Gold)
+        .map(|r| r.label)
+        .collect();
+    let pred = read_preds(&a.pred)?;
+    let report = newsmet::evaluate(&pred, &gold)?;
+    let mut v = serde_json::to_value(&report).unwrap_or_default();
+    if let Some(p2) = &a.pred2 {
+        let second = read_preds(p2)?;
+        v["mcnemar"] =
+            serde_json::to_value(newsmet::compare(&pred, &second, &gold)?).unwrap_or_default();
+        if !a.pred_more.is_empty() {
+            let mut all = vec![pred, second];
+            for p in &a.pred_more {
+                all.push(read_preds(p)?);
+            }
+            v["fleiss_kappa"] = json!(newsmet::fleiss(&all)?);
+            v["raters"] = json!(all.len());
+        }
+    }
+    Ok(v)
+}
+
+fn families(a: &FamiliesArgs) -> Result<serde_json::Value, CliError> {
+    let mut stats = FamilyStats::default();
+    for path in &a.data {
+        let rows = read_data(path)?;
+        let fams = newsmet::families(&rows)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        stats.add(&rows, &fams);
+    }
+    let mut v = serde_json::to_value(&stats).unwrap_or_default();
+    v["total"] = json!(stats.total());
+    Ok(v)
+}
