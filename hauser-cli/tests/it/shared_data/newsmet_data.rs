@@ -70,7 +70,7 @@ fn families_reproduce_table_2_and_the_candidate_statistics() {
 fn flipped(gold: &[u8], a: usize, b: usize) -> String {
     gold.iter()
         .enumerate()
-        .map(|(i, &g)| format!("{}\n", if (i * a) % b == 0 { 1 - g } else { g }))
+        .map(|(i, &g)| format!("{}\n", if (i * a).is_multiple_of(b) { 1 - g } else { g }))
         .collect()
 }
 
