@@ -19,6 +19,7 @@
 //! | `metal` | no | Candle's Metal backend |
 #![deny(missing_docs)]
 
+pub mod classify;
 pub mod embed;
 pub mod error;
 pub mod extract;

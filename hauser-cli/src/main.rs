@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hauser_cli::{
-    embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, score,
+    classify, embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, score,
 };
 
 #[derive(Debug, Parser)]
@@ -42,6 +42,8 @@ enum Command {
     Narratives(narratives::NarrativesArgs),
     /// NewsMet: metaphor detection evaluation and the headline families of the release.
     Newsmet(newsmet::NewsmetArgs),
+    /// A sequence classifier's predicted class for each row of a CSV or text file.
+    Classify(classify::ClassifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Narratives(args) => {
             narratives::run(args, &mut std::io::stdout().lock(), &mut stderr)
         }
+        Command::Classify(args) => classify::run(args),
         Command::Newsmet(args) => newsmet::run(args, &mut std::io::stdout().lock()),
         Command::Formality(args) => {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)

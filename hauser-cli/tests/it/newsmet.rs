@@ -55,3 +55,68 @@ fn eval_scores_and_refuses_bad_predictions() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn classify_gives_transformers_classes_for_csv_rows_and_lines() {
+    let nli = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hauser-nli/tests/fixtures/roberta"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{nli}/reference.json")).unwrap())
+            .unwrap();
+    let singles = r["singles"].as_array().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("h.csv");
+    let mut body = String::from("id,Text,label\r\n");
+    let mut lines = String::new();
+    for (i, s) in singles.iter().enumerate() {
+        let t = s["text"].as_str().unwrap();
+        body.push_str(&format!("{i},\"{}\",0\r\n", t.replace('"', "\"\"")));
+        lines.push_str(&format!("{t}\n"));
+    }
+    std::fs::write(&csv, body).unwrap();
+    let txt = dir.path().join("h.txt");
+    std::fs::write(&txt, lines).unwrap();
+    for input in [&csv, &txt] {
+        let out = run(&[
+            "classify",
+            "--model",
+            nli,
+            "--input",
+            input.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let recs = json_lines(&out);
+        assert_eq!(recs.len(), singles.len());
+        for (rec, s) in recs.iter().zip(singles) {
+            let logits: Vec<f64> = s["logits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            let want = if logits[1] > logits[0] { 1 } else { 0 };
+            assert_eq!(rec["index"], want);
+            let z = (logits[0] - logits[1]).exp();
+            let p1 = 1.0 / (1.0 + z);
+            assert!((rec["probs"][1].as_f64().unwrap() - p1).abs() < 1e-4);
+        }
+    }
+    let out = run(&[
+        "classify",
+        "--model",
+        nli,
+        "--input",
+        csv.to_str().unwrap(),
+        "--column",
+        "Headline",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no column"));
+}
