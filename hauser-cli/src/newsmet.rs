@@ -29,6 +29,27 @@ pub enum NewsmetCommand {
     Eval(EvalArgs),
     /// Gold counts, accepted candidates and families of *_goldplus.csv files (JSON).
     Families(FamiliesArgs),
+    /// Diversity of candidates: Lesk senses clustered by LCH similarity (JSONL, one record per line).
+    Diversity(DiversityArgs),
+}
+
+/// Arguments of `hauser newsmet diversity`.
+#[derive(Debug, Clone, Args)]
+pub struct DiversityArgs {
+    /// JSONL, one headline per line: `{"headline": "...", "focus": 3 | "verb", "candidates": [...]}`
+    /// (`focus`: the index of the whitespace token to replace, or the token itself); `-` for stdin.
+    #[arg(long, short)]
+    pub input: PathBuf,
+    /// WordNet 3.0 database directory.
+    #[arg(long, value_name = "DIR", default_value = figlang_metrics::text::wordnet::DEFAULT_WORDNET_DIR)]
+    pub wordnet: PathBuf,
+    /// Lesk's tie rule: `3.4.5` (largest synset name; the paper's numbers) or `current` (first
+    /// sense, NLTK 3.5 and later).
+    #[arg(long, default_value = "3.4.5", value_parser = ["3.4.5", "current"])]
+    pub nltk: String,
+    /// Similarity threshold (LCH).
+    #[arg(long, default_value_t = newsmet::LCH_THRESHOLD)]
+    pub threshold: f64,
 }
 
 /// Arguments of `hauser newsmet eval`.
@@ -67,6 +88,7 @@ pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let v = match &args.command {
         NewsmetCommand::Eval(a) => eval(a)?,
         NewsmetCommand::Families(a) => families(a)?,
+        NewsmetCommand::Diversity(a) => return diversity(a, out),
     };
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(true)
@@ -117,4 +139,66 @@ fn families(a: &FamiliesArgs) -> Result<serde_json::Value, CliError> {
     let mut v = serde_json::to_value(&stats).unwrap_or_default();
     v["total"] = json!(stats.total());
     Ok(v)
+}
+
+fn diversity(a: &DiversityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    use figlang_metrics::text::wordnet::WordNet;
+    use figlang_metrics::text::wordnet_sim::LeskTies;
+    let wn = WordNet::open(&a.wordnet).map_err(|e| CliError::Usage(format!("--wordnet: {e}")))?;
+    let ties = if a.nltk == "current" {
+        LeskTies::First
+    } else {
+        LeskTies::LargestName
+    };
+    let text = files::read_to_string(&a.input)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut failed = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec = diversity_record(&wn, line, a.threshold, ties);
+        let v = match rec {
+            Ok(v) => {
+                let mut v = v;
+                v["line"] = json!(i + 1);
+                v
+            }
+            Err(message) => {
+                failed += 1;
+                json!({"line": i + 1, "error": format!("{}:{}: {message}", a.input.display(), i + 1)})
+            }
+        };
+        writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+    }
+    Ok(failed == 0)
+}
+
+fn diversity_record(
+    wn: &figlang_metrics::text::wordnet::WordNet,
+    line: &str,
+    threshold: f64,
+    ties: figlang_metrics::text::wordnet_sim::LeskTies,
+) -> Result<serde_json::Value, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let headline = v["headline"].as_str().ok_or("no \"headline\" string")?;
+    let tokens: Vec<&str> = headline.split_whitespace().collect();
+    let focus = match &v["focus"] {
+        serde_json::Value::Number(n) => n.as_u64().ok_or("focus: not a token index")? as usize,
+        serde_json::Value::String(s) => tokens
+            .iter()
+            .position(|t| t == s)
+            .ok_or_else(|| format!("focus {s:?} is not a token of the headline"))?,
+        _ => return Err("no \"focus\" (token index or token)".into()),
+    };
+    let cands: Vec<&str> = v["candidates"]
+        .as_array()
+        .ok_or("no \"candidates\" list")?
+        .iter()
+        .map(|c| c.as_str().ok_or("a candidate is not a string"))
+        .collect::<Result<_, _>>()?;
+    let r = newsmet::diversity(wn, &tokens, focus, &cands, threshold, ties)
+        .map_err(|e| e.to_string())?;
+    Ok(serde_json::to_value(&r).unwrap_or_default())
 }

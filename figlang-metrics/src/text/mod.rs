@@ -34,6 +34,7 @@ pub mod score;
 pub mod tokenize;
 pub mod treebank_legacy;
 pub mod wordnet;
+pub mod wordnet_sim;
 
 pub use error::MetricError;
 pub use registry::{metric_by_name, Scale, TextMetric, TextMetricOptions, NAMES};

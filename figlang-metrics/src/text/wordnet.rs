@@ -50,6 +50,8 @@ pub struct WordNet {
     index: HashMap<String, [Vec<usize>; 4]>,
     exceptions: [HashMap<String, Vec<String>>; 4],
     data: [Vec<u8>; 4],
+    /// Longest hypernym path of each part of speech, computed on first use (LCH).
+    pub(super) max_depth: [std::sync::OnceLock<usize>; 4],
 }
 
 fn read(dir: &Path, name: &str) -> Result<Vec<u8>, MetricError> {
@@ -118,12 +120,36 @@ impl WordNet {
             index,
             exceptions,
             data,
+            max_depth: Default::default(),
         })
     }
 
     /// The directory it was loaded from.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The synset offsets of an index lemma for part of speech `p` (NLTK's sense order).
+    pub(super) fn offsets(&self, lemma: &str, p: usize) -> &[usize] {
+        self.index.get(lemma).map_or(&[], |v| v[p].as_slice())
+    }
+
+    /// NLTK's `_morphy` base forms of `form` for part of speech `p`.
+    pub(super) fn base_forms(&self, form: &str, p: usize) -> Vec<String> {
+        self.morphy(form, p)
+    }
+
+    /// The data line of a synset (without the newline), if `offset` starts one.
+    pub(super) fn data_line(&self, p: usize, offset: usize) -> Option<&str> {
+        let rest = self.data[p].get(offset..)?;
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let line = std::str::from_utf8(&rest[..end]).ok()?;
+        (line.get(..8) == Some(format!("{offset:08}").as_str())).then_some(line)
+    }
+
+    /// The raw data file of part of speech `p`.
+    pub(super) fn data_file(&self, p: usize) -> &[u8] {
+        &self.data[p]
     }
 
     fn has(&self, form: &str, p: usize) -> bool {
@@ -250,7 +276,7 @@ impl WordNet {
 }
 
 /// NLTK: `(.*?)(\([^()]*\))?$` keeps the name without a trailing `(a)`, `(p)`, `(ip)` marker.
-fn strip_syntactic_marker(name: &str) -> &str {
+pub(super) fn strip_syntactic_marker(name: &str) -> &str {
     if let Some(open) = name.rfind('(') {
         let tail = &name[open + 1..];
         if let Some(inner) = tail.strip_suffix(')') {

@@ -10,6 +10,7 @@ mod golden_porter;
 mod golden_rouge;
 mod golden_tokenize;
 mod golden_wmd;
+mod golden_wordnet_sim;
 mod neural_parity;
 mod neural_scorers;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).

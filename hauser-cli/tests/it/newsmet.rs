@@ -120,3 +120,47 @@ fn classify_gives_transformers_classes_for_csv_rows_and_lines() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no column"));
 }
+
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_diversity_answers_every_line() {
+    let wordnet = crate::common::wordnet_dir();
+    let input = concat!(
+        "{\"headline\": \"Could One of These Four Screenplays Win the Oscar?\", \"focus\": \"Win\", ",
+        "\"candidates\": [\"steal\", \"grab\", \"snatch\", \"snare\", \"scoop\", \"take\"]}\n",
+        "not json\n",
+        "{\"headline\": \"Markets tumble\", \"focus\": 1, \"candidates\": [\"fall\", \"qqq\"]}\n"
+    );
+    let out = crate::common::run_stdin(
+        &[
+            "newsmet",
+            "diversity",
+            "-i",
+            "-",
+            "--wordnet",
+            wordnet.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert_eq!(out.status.code(), Some(1), "one bad line");
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[0]["diversity"], 4);
+    assert!(recs[1]["error"].as_str().unwrap().starts_with("-:2:"));
+    assert_eq!(recs[2]["senses"][1], serde_json::Value::Null);
+    // NLTK 3.5+'s tie rule changes the senses.
+    let out = crate::common::run_stdin(
+        &[
+            "newsmet",
+            "diversity",
+            "-i",
+            "-",
+            "--wordnet",
+            wordnet.to_str().unwrap(),
+            "--nltk",
+            "current",
+        ],
+        input,
+    );
+    assert_ne!(json_lines(&out)[0]["senses"], recs[0]["senses"]);
+}
