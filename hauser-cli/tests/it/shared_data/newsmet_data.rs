@@ -141,3 +141,63 @@ fn detection_metrics_equal_scikit_learn_and_statsmodels() {
         close(&g["fleiss_kappa"], &w["fleiss_kappa"]);
     }
 }
+
+#[test]
+#[ignore = "needs ../shared/data and WordNet"]
+fn wordnet_release_families_diversity_equals_nltk() {
+    let wordnet = crate::common::wordnet_dir();
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../figlang-tasks/tests/fixtures/newsmet/diversity_release.json"
+        )))
+        .unwrap(),
+    )
+    .unwrap();
+    // The families' candidates, as tools/newsmet_diversity_ref.py builds them.
+    let mut input = String::new();
+    for split in ["train", "val", "test"] {
+        let path = shared_data(&format!("newsmet/{split}_goldplus.csv"));
+        let rows =
+            figlang_tasks::newsmet::parse_csv(&std::fs::read_to_string(&path).unwrap(), &path)
+                .unwrap();
+        for f in figlang_tasks::newsmet::families(&rows).unwrap() {
+            let cands: Vec<&str> = f
+                .children
+                .iter()
+                .map(|&c| rows[c].text.split_whitespace().nth(f.token).unwrap())
+                .collect();
+            let rec = serde_json::json!({"headline": rows[f.parent].text, "focus": f.token, "candidates": cands});
+            input.push_str(&format!("{rec}\n"));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fam.jsonl");
+    std::fs::write(&file, input).unwrap();
+    let out = run(&[
+        "newsmet",
+        "diversity",
+        "-i",
+        file.to_str().unwrap(),
+        "--wordnet",
+        wordnet.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|r| r["diversity"].as_u64().unwrap())
+        .collect();
+    let want: Vec<u64> = want["diversity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(got.len(), 711);
+    let differ = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{differ} of 711 families differ from NLTK");
+}
