@@ -31,6 +31,23 @@ pub enum NewsmetCommand {
     Families(FamiliesArgs),
     /// Diversity of candidates: Lesk senses clustered by LCH similarity (JSONL, one record per line).
     Diversity(DiversityArgs),
+    /// Metaphoricity of candidates, min(cos(subject, c), cos(object, c)) (JSONL, one record per line).
+    Metaphoricity(MetaphoricityArgs),
+}
+
+/// Arguments of `hauser newsmet metaphoricity`.
+#[derive(Debug, Clone, Args)]
+pub struct MetaphoricityArgs {
+    /// JSONL, one headline per line: `{"subject": "...", "object": "...", "candidates": [...]}`
+    /// (subject or object may be missing or null); `-` for stdin.
+    #[arg(long, short)]
+    pub input: PathBuf,
+    /// Word vectors: word2vec binary or text, or GloVe text (the paper: GloVe-300d).
+    #[arg(long, value_name = "FILE")]
+    pub vectors: PathBuf,
+    /// Keep only the first N vectors of the file (gensim's `limit`).
+    #[arg(long, value_name = "N")]
+    pub vocab_limit: Option<usize>,
 }
 
 /// Arguments of `hauser newsmet diversity`.
@@ -89,6 +106,7 @@ pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
         NewsmetCommand::Eval(a) => eval(a)?,
         NewsmetCommand::Families(a) => families(a)?,
         NewsmetCommand::Diversity(a) => return diversity(a, out),
+        NewsmetCommand::Metaphoricity(a) => return metaphoricity(a, out),
     };
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(true)
@@ -201,4 +219,38 @@ fn diversity_record(
     let r = newsmet::diversity(wn, &tokens, focus, &cands, threshold, ties)
         .map_err(|e| e.to_string())?;
     Ok(serde_json::to_value(&r).unwrap_or_default())
+}
+
+fn metaphoricity(a: &MetaphoricityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    use figlang_metrics::wmd::WordVectors;
+    let vectors = WordVectors::load(&a.vectors, None, a.vocab_limit)
+        .map_err(|e| CliError::Usage(format!("cannot read the word vectors: {e}")))?;
+    let text = files::read_to_string(&a.input)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut failed = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec = (|| -> Result<serde_json::Value, String> {
+            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let cands = v["candidates"].as_array().ok_or("no \"candidates\" list")?;
+            let scored = cands
+                .iter()
+                .map(|c| {
+                    let c = c.as_str().ok_or("a candidate is not a string")?;
+                    let m = newsmet::metaphoricity(&vectors, v["subject"].as_str(), v["object"].as_str(), c);
+                    Ok(json!({"candidate": c, "score": m.score, "subject_sim": m.subject_sim, "object_sim": m.object_sim}))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(json!({"line": i + 1, "candidates": scored}))
+        })();
+        let v = rec.unwrap_or_else(|message| {
+            failed += 1;
+            json!({"line": i + 1, "error": format!("{}:{}: {message}", a.input.display(), i + 1)})
+        });
+        writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+    }
+    Ok(failed == 0)
 }

@@ -164,3 +164,27 @@ fn wordnet_diversity_answers_every_line() {
     );
     assert_ne!(json_lines(&out)[0]["senses"], recs[0]["senses"]);
 }
+
+#[test]
+fn metaphoricity_scores_candidates_and_reports_bad_lines() {
+    let vectors = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../figlang-metrics/tests/fixtures/wmd/vectors.txt"
+    );
+    let input = "{\"subject\": \"Cat\", \"object\": \"mat\", \"candidates\": [\"sat\", \"qqq\"]}\n{\"candidates\": 3}\n";
+    let out = crate::common::run_stdin(
+        &["newsmet", "metaphoricity", "-i", "-", "--vectors", vectors],
+        input,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 2);
+    let c = &recs[0]["candidates"];
+    let (s, o) = (
+        c[0]["subject_sim"].as_f64().unwrap(),
+        c[0]["object_sim"].as_f64().unwrap(),
+    );
+    assert_eq!(c[0]["score"].as_f64().unwrap(), s.min(o));
+    assert!(c[1]["score"].is_null());
+    assert!(recs[1]["error"].as_str().unwrap().starts_with("-:2:"));
+}
