@@ -11,7 +11,7 @@ use crate::config::ModelConfig;
 use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
 use crate::model::LoadOptions;
-use crate::packed::{all_finite, PackedCausalLm};
+use crate::packed::{all_finite, PackedCausalLm, PackedError};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 use crate::weights::{narrowed, open_weights, WeightsAt};
@@ -193,7 +193,6 @@ impl CausalLm {
                 ),
             });
         }
-        let e = infer_err(&name);
         if let Some(long) = seqs.iter().find(|s| s.len() > self.max_len) {
             return Err(NliError::Invalid {
                 model: name.clone(),
@@ -204,20 +203,49 @@ impl CausalLm {
                 ),
             });
         }
+        self.per_batch(
+            seqs,
+            |packed, batch, idx| {
+                let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
+                packed.logprobs(batch, &starts)
+            },
+            |m, batch, idx| {
+                let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
+                m.logprobs(batch, &starts)
+            },
+        )
+    }
+
+    /// Runs `packed` (the packed kernels, batches in parallel) or `candle` (candle's padded
+    /// path, batch by batch) on the length-bucketed batches of `seqs`, each given the batch
+    /// and its indices into `seqs`, and returns one row per sequence in input order. A candle
+    /// batch with a non-finite value is run again layer by layer to name the layer.
+    fn per_batch(
+        &self,
+        seqs: &[Vec<u32>],
+        packed: impl Fn(
+                &PackedCausalLm,
+                &[&[u32]],
+                &[usize],
+            ) -> std::result::Result<Vec<Vec<f32>>, PackedError>
+            + Sync
+            + Send,
+        candle: impl Fn(&Modules, &[&[u32]], &[usize]) -> candle_core::Result<Vec<Vec<f32>>>,
+    ) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
         let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
-        if let Some(packed) = self.engines.packed() {
+        if let Some(p) = self.engines.packed() {
             return self.batching.par_packed(&lengths, &name, |idx| {
                 let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-                let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
-                packed.logprobs(&batch, &starts)
+                packed(p, &batch, idx)
             });
         }
+        let e = infer_err(&name);
         let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
         let mut out = Vec::new();
         for idx in self.batching.plan(&lengths) {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let starts: Vec<usize> = idx.iter().map(|&i| from[i]).collect();
-            let rows = m.logprobs(&batch, &starts).map_err(&e)?;
+            let rows = candle(m, &batch, &idx).map_err(&e)?;
             if !rows.iter().all(|r| all_finite(r)) {
                 // Only now is the batch run again, layer by layer, to find where it went wrong.
                 let layer = m.first_non_finite_layer(&batch).map_err(&e)?;
@@ -250,29 +278,11 @@ impl CausalLm {
                 ),
             });
         }
-        let lengths: Vec<usize> = seqs.iter().map(Vec::len).collect();
-        if let Some(packed) = self.engines.packed() {
-            return self.batching.par_packed(&lengths, &name, |idx| {
-                let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-                packed.next_logits(&batch)
-            });
-        }
-        let e = infer_err(&name);
-        let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
-        let mut out = Vec::new();
-        for idx in self.batching.plan(&lengths) {
-            let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let rows = m.next_logits(&batch).map_err(&e)?;
-            if !rows.iter().all(|r| all_finite(r)) {
-                let layer = m.first_non_finite_layer(&batch).map_err(&e)?;
-                return Err(NliError::NonFinite {
-                    model: name.clone(),
-                    layer,
-                });
-            }
-            out.push((idx, rows));
-        }
-        Ok(scatter(seqs.len(), out))
+        self.per_batch(
+            seqs,
+            |packed, batch, _| packed.next_logits(batch),
+            |m, batch, _| m.next_logits(batch),
+        )
     }
 
     /// The end-of-text token id from the model's config (`eos_token_id`), if any.
@@ -338,15 +348,15 @@ impl CausalLm {
                     message: "conditional log-probability needs a non-empty context".into(),
                 });
             }
-            starts.push(c.len() - 1);
+            // Only the continuation's tokens go through the LM head.
+            starts.push(c.len());
             c.extend(self.text.encode_plain(cont)?);
             seqs.push(c);
         }
-        let lps = self.logprobs_of_ids(&seqs)?;
+        let lps = self.logprobs_of_ids_from(&seqs, &starts)?;
         Ok(lps
             .iter()
-            .zip(starts)
-            .map(|(lp, s)| lp[s..].iter().map(|&x| x as f64).sum())
+            .map(|lp| lp.iter().map(|&x| x as f64).sum())
             .collect())
     }
 }
