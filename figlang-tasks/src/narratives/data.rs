@@ -161,9 +161,19 @@ fn parse_item(text: &str) -> Result<NarrativeItem, String> {
 /// Every record of a narratives JSONL text with its line number, each parsed or the error
 /// naming `path` and the line: a scorer answers every record, bad ones with their error.
 pub fn parse_records(text: &str, path: &Path) -> Vec<(usize, TaskResult<NarrativeItem>)> {
+    parse_lines(text, path, parse_item)
+}
+
+/// Every non-blank line of `text` with its number, parsed by `parse` or the error naming
+/// `path` and the line (the JSONL readers of the harnesses).
+pub(crate) fn parse_lines<T>(
+    text: &str,
+    path: &Path,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Vec<(usize, TaskResult<T>)> {
     numbered_lines(text)
         .map(|(line, l)| {
-            let item = parse_item(l).map_err(|message| TaskError::Record {
+            let item = parse(l).map_err(|message| TaskError::Record {
                 path: path.to_path_buf(),
                 line,
                 message,
@@ -224,16 +234,35 @@ pub fn read_labels(path: &Path, zero_based: bool) -> TaskResult<Vec<Choice>> {
 /// # Errors
 /// As [`read_labels`].
 pub fn parse_labels(text: &str, path: &Path, zero_based: bool) -> TaskResult<Vec<Choice>> {
+    parse_label_lines(
+        text,
+        path,
+        |l| Choice::parse(l, zero_based),
+        "option1/option2, or 1/2",
+    )
+}
+
+/// One label per line, aligned by position (so a blank line inside is an error, trailing line
+/// ends are not); a BOM and CRLF are accepted. `expected` names the accepted forms in errors.
+///
+/// # Errors
+/// [`TaskError::Record`] naming the first line `parse` refuses.
+pub(crate) fn parse_label_lines<T>(
+    text: &str,
+    path: &Path,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+) -> TaskResult<Vec<T>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let body = text.trim_end_matches(['\n', '\r']);
-    body.lines()
+    text.trim_end_matches(['\n', '\r'])
+        .lines()
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .map(|(line, text)| {
-            Choice::parse(text, zero_based).ok_or_else(|| TaskError::Record {
+        .map(|(i, l)| {
+            let l = l.trim_end_matches('\r');
+            parse(l).ok_or_else(|| TaskError::Record {
                 path: path.to_path_buf(),
-                line,
-                message: format!("{text:?} is not a label (option1/option2, or 1/2)"),
+                line: i + 1,
+                message: format!("{l:?} is not a label ({expected})"),
             })
         })
         .collect()

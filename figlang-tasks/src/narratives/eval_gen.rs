@@ -17,7 +17,7 @@ use figlang_metrics::neural::BertScore;
 use figlang_metrics::text::rouge::{PltrdyRouge, RougeType};
 use serde::{Deserialize, Serialize};
 
-use super::data::{numbered_lines, LabelStatus, Split};
+use super::data::{parse_lines, LabelStatus, Split};
 use crate::error::{TaskError, TaskResult};
 
 /// One line of a generative prediction file.
@@ -43,25 +43,23 @@ struct RawPred {
 /// Parses a generative prediction file (JSONL with `input` or `narrative`, and
 /// `predictions`; `gold` is ignored): every line parsed or its error.
 pub fn parse_predictions(text: &str, path: &Path) -> Vec<TaskResult<Predictions>> {
-    numbered_lines(text)
-        .map(|(line, l)| {
-            let bad = |message: String| TaskError::Record {
-                path: path.to_path_buf(),
-                line,
-                message,
-            };
-            let raw: RawPred = serde_json::from_str(l).map_err(|e| bad(e.to_string()))?;
-            let narrative = raw
-                .input
-                .or(raw.narrative)
-                .ok_or_else(|| bad("no \"input\" or \"narrative\" field".into()))?;
-            Ok(Predictions {
-                line,
-                narrative,
-                predictions: raw.predictions,
-            })
+    parse_lines(text, path, |l| {
+        let raw: RawPred = serde_json::from_str(l).map_err(|e| e.to_string())?;
+        let narrative = raw
+            .input
+            .or(raw.narrative)
+            .ok_or("no \"input\" or \"narrative\" field")?;
+        Ok((narrative, raw.predictions))
+    })
+    .into_iter()
+    .map(|(line, r)| {
+        r.map(|(narrative, predictions)| Predictions {
+            line,
+            narrative,
+            predictions,
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// `<eos>` and `<pad>` removed, then stripped (the script's cleaning of gold and predictions).

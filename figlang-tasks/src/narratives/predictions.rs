@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::data::{numbered_lines, Choice};
-use crate::error::{TaskError, TaskResult};
+use super::data::{parse_lines, Choice};
+use crate::error::TaskResult;
 
 fn choice_of(v: &Value) -> Option<Choice> {
     match v {
@@ -27,25 +27,17 @@ fn choice_of(v: &Value) -> Option<Choice> {
 
 /// One choice per line of a prediction file, or the error naming the line.
 pub fn parse_choice_predictions(text: &str, path: &Path) -> Vec<TaskResult<Choice>> {
-    numbered_lines(text)
-        .map(|(line, l)| {
-            let bad = |message: String| TaskError::Record {
-                path: path.to_path_buf(),
-                line,
-                message,
-            };
-            let v: Value = serde_json::from_str(l).map_err(|e| bad(e.to_string()))?;
-            let p = v
-                .get("prediction")
-                .or_else(|| v.get("predictions").and_then(|p| p.get(0)))
-                .ok_or_else(|| bad("no \"prediction\" field".into()))?;
-            choice_of(p).ok_or_else(|| {
-                bad(format!(
-                    "prediction {p} is not 0/1, option1/option2 or (1)/(2)"
-                ))
-            })
-        })
-        .collect()
+    parse_lines(text, path, |l| {
+        let v: Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+        let p = v
+            .get("prediction")
+            .or_else(|| v.get("predictions").and_then(|p| p.get(0)))
+            .ok_or("no \"prediction\" field")?;
+        choice_of(p).ok_or_else(|| format!("prediction {p} is not 0/1, option1/option2 or (1)/(2)"))
+    })
+    .into_iter()
+    .map(|(_, r)| r)
+    .collect()
 }
 
 #[cfg(test)]

@@ -98,20 +98,16 @@ pub fn parse_csv(text: &str, path: &Path) -> TaskResult<Vec<Headline>> {
 /// # Errors
 /// [`TaskError::Record`] naming the first line that is not 0 or 1.
 pub fn parse_labels(text: &str, path: &Path) -> TaskResult<Vec<u8>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.trim_end_matches(['\n', '\r'])
-        .lines()
-        .enumerate()
-        .map(|(i, l)| match l.trim() {
-            "0" => Ok(0),
-            "1" => Ok(1),
-            other => Err(TaskError::Record {
-                path: path.to_path_buf(),
-                line: i + 1,
-                message: format!("{other:?} is not a label (0 or 1)"),
-            }),
-        })
-        .collect()
+    crate::narratives::data::parse_label_lines(
+        text,
+        path,
+        |l| match l.trim() {
+            "0" => Some(0),
+            "1" => Some(1),
+            _ => None,
+        },
+        "0 or 1",
+    )
 }
 
 #[cfg(test)]
