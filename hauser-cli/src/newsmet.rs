@@ -168,7 +168,20 @@ fn diversity(a: &DiversityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     } else {
         LeskTies::LargestName
     };
-    let text = files::read_to_string(&a.input)?;
+    each_record(&a.input, out, |line| {
+        diversity_record(&wn, line, a.threshold, ties)
+    })
+}
+
+/// Answers every non-blank line of a JSONL input with one output line: `record`'s object with
+/// the `line` number added, or `{"line", "error"}` naming the file and line; returns whether
+/// every line was answered without error.
+fn each_record(
+    input: &Path,
+    out: &mut dyn Write,
+    record: impl Fn(&str) -> Result<serde_json::Value, String>,
+) -> Result<bool, CliError> {
+    let text = files::read_to_string(input)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut failed = 0;
     for (i, line) in text.lines().enumerate() {
@@ -176,16 +189,14 @@ fn diversity(a: &DiversityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
         if line.trim().is_empty() {
             continue;
         }
-        let rec = diversity_record(&wn, line, a.threshold, ties);
-        let v = match rec {
-            Ok(v) => {
-                let mut v = v;
+        let v = match record(line) {
+            Ok(mut v) => {
                 v["line"] = json!(i + 1);
                 v
             }
             Err(message) => {
                 failed += 1;
-                json!({"line": i + 1, "error": format!("{}:{}: {message}", a.input.display(), i + 1)})
+                json!({"line": i + 1, "error": format!("{}:{}: {message}", input.display(), i + 1)})
             }
         };
         writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
@@ -225,32 +236,17 @@ fn metaphoricity(a: &MetaphoricityArgs, out: &mut dyn Write) -> Result<bool, Cli
     use figlang_metrics::wmd::WordVectors;
     let vectors = WordVectors::load(&a.vectors, None, a.vocab_limit)
         .map_err(|e| CliError::Usage(format!("cannot read the word vectors: {e}")))?;
-    let text = files::read_to_string(&a.input)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let mut failed = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
-        }
-        let rec = (|| -> Result<serde_json::Value, String> {
-            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            let cands = v["candidates"].as_array().ok_or("no \"candidates\" list")?;
-            let scored = cands
-                .iter()
-                .map(|c| {
-                    let c = c.as_str().ok_or("a candidate is not a string")?;
-                    let m = newsmet::metaphoricity(&vectors, v["subject"].as_str(), v["object"].as_str(), c);
-                    Ok(json!({"candidate": c, "score": m.score, "subject_sim": m.subject_sim, "object_sim": m.object_sim}))
-                })
-                .collect::<Result<Vec<_>, String>>()?;
-            Ok(json!({"line": i + 1, "candidates": scored}))
-        })();
-        let v = rec.unwrap_or_else(|message| {
-            failed += 1;
-            json!({"line": i + 1, "error": format!("{}:{}: {message}", a.input.display(), i + 1)})
-        });
-        writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
-    }
-    Ok(failed == 0)
+    each_record(&a.input, out, |line| {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        let cands = v["candidates"].as_array().ok_or("no \"candidates\" list")?;
+        let scored = cands
+            .iter()
+            .map(|c| {
+                let c = c.as_str().ok_or("a candidate is not a string")?;
+                let m = newsmet::metaphoricity(&vectors, v["subject"].as_str(), v["object"].as_str(), c);
+                Ok(json!({"candidate": c, "score": m.score, "subject_sim": m.subject_sim, "object_sim": m.object_sim}))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(json!({"candidates": scored}))
+    })
 }
