@@ -232,35 +232,9 @@ def gen_porter():
 def gen_meteor():
     """NLTK meteor_score with WordNet 3.0 read from WORDNET (Debian wordnet-base)."""
     import re
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.translate.meteor_score import meteor_score
-    # NLTK only reads corpora below its data roots: copy the database there.
-    wn_dir = os.path.join(NLTK_ROOT, "corpora", "wordnet")
-    if not os.path.isdir(wn_dir):
-        shutil.copytree(WORDNET, wn_dir, ignore=shutil.ignore_patterns("bin", "pixmaps", "wnres"))
-    lexnames = os.path.join(wn_dir, "lexnames")
-    if not os.path.exists(lexnames):
-        # Debian's wordnet-base lacks the lexicographer-file list NLTK insists on reading; it only
-        # names synsets' lexicographer files (never used by METEOR). WordNet 3.0's list:
-        names = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact "
-                 "noun.attribute noun.body noun.cognition noun.communication noun.event "
-                 "noun.feeling noun.food noun.group noun.location noun.motive noun.object "
-                 "noun.person noun.phenomenon noun.plant noun.possession noun.process "
-                 "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time "
-                 "verb.body verb.change verb.cognition verb.communication verb.competition "
-                 "verb.consumption verb.contact verb.creation verb.emotion verb.motion "
-                 "verb.perception verb.possession verb.social verb.stative verb.weather "
-                 "adj.ppl").split()
-        kind = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
-        with open(lexnames, "w") as f:
-            for i, n in enumerate(names):
-                f.write(f"{i:02d}\t{n}\t{kind[n.split('.')[0]]}\n")
-    sense = os.path.join(wn_dir, "index.sense")
-    if not os.path.exists(sense):
-        # Also absent from wordnet-base; NLTK reads it only to map sense keys across WordNet
-        # versions (unused here), so an empty file is enough.
-        open(sense, "w").close()
-    wn = WordNetCorpusReader(wn_dir, None)
+    from nltk_wordnet import wordnet_reader
+    wn = wordnet_reader(NLTK_ROOT)
     cases = []
     for hyp, refs in pairs():
         h = word_tokenize(hyp)

@@ -12,16 +12,15 @@ Run from the repository root: "$(bash tools/pyref.sh)" tools/gen_wordnet_sim_fix
 import itertools
 import json
 import os
-import shutil
 import tempfile
 
 import nltk
-from nltk.corpus.reader.wordnet import WordNetCorpusReader
 from nltk.wsd import lesk
+
+from nltk_wordnet import wordnet_reader
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "figlang-metrics", "tests", "fixtures", "wordnet_sim.json")
-WORDNET = os.environ.get("WORDNET_DIR", "/usr/share/wordnet")
 
 VERBS = """attack beat bite blast block blow boost break bury call carry catch chase claim climb
 crash crush cut dance dive drag drive drop dump eat fall feed fight fire float fly freeze grab
@@ -55,28 +54,7 @@ CONTEXTS = [
 
 
 def reader():
-    root = tempfile.mkdtemp(prefix="nltk_data_")
-    wn_dir = os.path.join(root, "corpora", "wordnet")
-    # NLTK only reads corpora below its data roots: copy the database there.
-    shutil.copytree(WORDNET, wn_dir, ignore=shutil.ignore_patterns("bin", "pixmaps", "wnres"))
-    # Debian's wordnet-base lacks two files NLTK opens; neither affects these functions
-    # (lexicographer file names, sense-key mapping). WordNet 3.0's lexicographer files:
-    names = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact "
-             "noun.attribute noun.body noun.cognition noun.communication noun.event "
-             "noun.feeling noun.food noun.group noun.location noun.motive noun.object "
-             "noun.person noun.phenomenon noun.plant noun.possession noun.process "
-             "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time "
-             "verb.body verb.change verb.cognition verb.communication verb.competition "
-             "verb.consumption verb.contact verb.creation verb.emotion verb.motion "
-             "verb.perception verb.possession verb.social verb.stative verb.weather "
-             "adj.ppl").split()
-    kind = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
-    with open(os.path.join(wn_dir, "lexnames"), "w") as f:
-        for i, n in enumerate(names):
-            f.write(f"{i:02d}\t{n}\t{kind[n.split('.')[0]]}\n")
-    open(os.path.join(wn_dir, "index.sense"), "w").close()
-    nltk.data.path.insert(0, root)
-    return WordNetCorpusReader(wn_dir, None)
+    return wordnet_reader(tempfile.mkdtemp(prefix="nltk_data_"))
 
 
 def lesk_nltk345(context_sentence, ambiguous_word, pos, synsets):
