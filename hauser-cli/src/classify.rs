@@ -59,35 +59,11 @@ fn rows(args: &ClassifyArgs, text: &str) -> Result<Vec<(usize, String)>, CliErro
             .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
             .collect());
     }
-    let text = text.replace("\r\n", "\n");
-    let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-    let bad = |line: usize, message: String| CliError::Input {
-        path: args.input.clone(),
-        line,
-        message,
-    };
-    let headers = rdr.headers().map_err(|e| bad(1, e.to_string()))?.clone();
-    let col = headers
-        .iter()
-        .position(|h| h.trim() == args.column)
-        .ok_or_else(|| {
-            bad(
-                1,
-                format!(
-                    "no column {:?} in {:?}",
-                    args.column,
-                    headers.iter().collect::<Vec<_>>()
-                ),
-            )
-        })?;
-    let mut out = Vec::new();
-    for rec in rdr.records() {
-        let rec =
-            rec.map_err(|e| bad(e.position().map_or(0, |p| p.line() as usize), e.to_string()))?;
-        let line = rec.position().map_or(0, |p| p.line() as usize);
-        out.push((line, rec.get(col).unwrap_or("").to_string()));
-    }
-    Ok(out)
+    Ok(figlang_tasks::newsmet::csv_column(
+        text,
+        &args.input,
+        &args.column,
+    )?)
 }
 
 /// Runs `hauser classify`.

@@ -34,17 +34,7 @@ pub struct Headline {
 /// [`TaskError::Record`] naming the line of a malformed record (a label other than 0/1, an
 /// unknown sample type); [`TaskError::Input`] without a `Text` or `label` column.
 pub fn parse_csv(text: &str, path: &Path) -> TaskResult<Vec<Headline>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // csv counts a CRLF record end as the start of a new line only after its LF; normalised,
-    // the positions are the file's line numbers.
-    let text = text.replace("\r\n", "\n");
-    let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-    let bad_csv = |line: usize, e: &dyn std::fmt::Display| TaskError::Record {
-        path: path.to_path_buf(),
-        line,
-        message: e.to_string(),
-    };
-    let headers = rdr.headers().map_err(|e| bad_csv(1, &e))?.clone();
+    let (headers, records) = csv_table(text, path)?;
     let col = |name: &str| headers.iter().position(|h| h.trim() == name);
     let (t, l) = match (col("Text"), col("label")) {
         (Some(t), Some(l)) => (t, l),
@@ -58,12 +48,7 @@ pub fn parse_csv(text: &str, path: &Path) -> TaskResult<Vec<Headline>> {
     };
     let s = col("sample_type");
     let mut out = Vec::new();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
-            bad_csv(line, &e)
-        })?;
-        let line = rec.position().map_or(0, |p| p.line() as usize);
+    for (line, rec) in records {
         let bad = |message: String| TaskError::Record {
             path: path.to_path_buf(),
             line,
@@ -91,6 +76,56 @@ pub fn parse_csv(text: &str, path: &Path) -> TaskResult<Vec<Headline>> {
         });
     }
     Ok(out)
+}
+
+/// A CSV text's header and records, each with its line (a BOM and CRLF accepted).
+///
+/// # Errors
+/// [`TaskError::Record`] naming the line of a malformed record.
+fn csv_table(
+    text: &str,
+    path: &Path,
+) -> TaskResult<(csv::StringRecord, Vec<(usize, csv::StringRecord)>)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // csv counts a CRLF record end as the start of a new line only after its LF; normalised,
+    // the positions are the file's line numbers.
+    let text = text.replace("\r\n", "\n");
+    let mut rdr = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let bad_csv = |line: usize, e: &csv::Error| TaskError::Record {
+        path: path.to_path_buf(),
+        line,
+        message: e.to_string(),
+    };
+    let headers = rdr.headers().map_err(|e| bad_csv(1, &e))?.clone();
+    let mut records = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| bad_csv(e.position().map_or(0, |p| p.line() as usize), &e))?;
+        records.push((rec.position().map_or(0, |p| p.line() as usize), rec));
+    }
+    Ok((headers, records))
+}
+
+/// One column of a CSV text (by header name), each value with its line: what a classifier is
+/// run on (`hauser classify`).
+///
+/// # Errors
+/// [`TaskError::Input`] without that column; [`TaskError::Record`] for a malformed record.
+pub fn csv_column(text: &str, path: &Path, column: &str) -> TaskResult<Vec<(usize, String)>> {
+    let (headers, records) = csv_table(text, path)?;
+    let col = headers
+        .iter()
+        .position(|h| h.trim() == column)
+        .ok_or_else(|| {
+            TaskError::Input(format!(
+                "{}: no column {column:?} in {:?}",
+                path.display(),
+                headers.iter().collect::<Vec<_>>()
+            ))
+        })?;
+    Ok(records
+        .into_iter()
+        .map(|(line, rec)| (line, rec.get(col).unwrap_or("").to_string()))
+        .collect())
 }
 
 /// Reads one label (0 or 1) per line of a prediction file, aligned with the data rows.

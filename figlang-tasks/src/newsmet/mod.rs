@@ -8,7 +8,7 @@ pub mod diversity;
 pub mod families;
 pub mod metaphoricity;
 
-pub use data::{parse_csv, parse_labels, Headline, SampleType};
+pub use data::{csv_column, parse_csv, parse_labels, Headline, SampleType};
 pub use detection::{compare, evaluate, fleiss, ClassScores, DetectionReport, PairReport};
 pub use diversity::{diversity, DiversityReport, LCH_THRESHOLD};
 pub use families::{families, Family, FamilyStats};
