@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use figlang_metrics::neural::{default_layer, BertScore, BertScoreOptions};
+use figlang_metrics::neural::BertScoreOptions;
 use figlang_metrics::stats::BootstrapConfig;
 use figlang_tasks::narratives::{
     self, eval_gen, generation, Choice, LabelStatus, NarrativeItem, PairOrder, ZeroShotConfig,
     ZeroShotScore,
 };
-use hauser_nli::{CausalLm, Decoding, Embedder, GenerateConfig, ModelSource, MultipleChoice};
+use hauser_nli::{CausalLm, Decoding, GenerateConfig, ModelSource, MultipleChoice};
 
 use crate::error::CliError;
 use crate::files::{self, OutputFile};
@@ -519,20 +519,13 @@ fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result
     let pred_text = files::read_to_string(&a.pred)?;
     let lines = narratives::parse_predictions(&pred_text, &a.pred);
     let bertscore = match &a.bertscore_model {
-        Some(spec) => {
-            let source = ModelSource::parse(spec);
-            let id = spec.split('@').next().unwrap_or(spec).to_string();
-            let embedder = Embedder::load(&source, &a.device.load_options(a.batch_size))?;
-            let layer = match a.bertscore_layer {
-                Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
-                None => default_layer(&id),
-            };
-            let options = BertScoreOptions {
-                layer,
-                ..BertScoreOptions::default()
-            };
-            Some(BertScore::new(embedder, &id, options)?)
-        }
+        Some(spec) => Some(crate::neural_metric::load_bertscore(
+            spec,
+            &a.device.load_options(a.batch_size),
+            a.bertscore_layer,
+            None,
+            BertScoreOptions::default(),
+        )?),
         None => None,
     };
     let report = eval_gen::evaluate(lines, &gold, bertscore.as_ref())?;

@@ -6,7 +6,7 @@
 //! (`--sentence`) or one JSON object with the system score and the signature.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
@@ -85,6 +85,49 @@ fn model(args: &NeuralMetricArgs, metric: &str) -> Result<(ModelSource, String),
     let source = ModelSource::parse(spec);
     let id = spec.split('@').next().unwrap_or(spec).to_string();
     Ok((source, id))
+}
+
+/// Loads BERTScore from `spec` (hub id or directory, `@revision` allowed): the layer given
+/// (negative counts from the end, as `hauser embed` does) or bert_score's default for the model
+/// id, and a baseline file (read before the slow model load, so that a missing file fails at
+/// once). `options` carries the other settings; its layer and baseline are set here.
+///
+/// # Errors
+/// An unreadable or malformed baseline, an unloadable model, a layer out of range, or no layer
+/// for a model bert_score has no default for when a baseline needs one.
+pub fn load_bertscore(
+    spec: &str,
+    opts: &LoadOptions,
+    layer: Option<isize>,
+    baseline: Option<&Path>,
+    options: BertScoreOptions,
+) -> Result<BertScore, CliError> {
+    let source = ModelSource::parse(spec);
+    let id = spec.split('@').next().unwrap_or(spec).to_string();
+    let baseline_text = match baseline {
+        Some(path) => Some((path, files::read_to_string(path)?)),
+        None => None,
+    };
+    let embedder = Embedder::load(&source, opts)?;
+    let layer = match layer {
+        Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
+        None => default_layer(&id),
+    };
+    let baseline = match baseline_text {
+        Some((path, text)) => {
+            let l = layer.ok_or_else(|| NeuralError::NoDefaultLayer(id.clone()))?;
+            let b = Baseline::parse(&text, l)
+                .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
+            Some((path.display().to_string(), b))
+        }
+        None => None,
+    };
+    let options = BertScoreOptions {
+        layer,
+        baseline,
+        ..options
+    };
+    Ok(BertScore::new(embedder, &id, options)?)
 }
 
 /// Parses `--flip` ranges into a per-line flag (`true` = towards the label).
@@ -186,35 +229,16 @@ pub fn run(
     let opts = load_options(args);
     let (scores, system, signature, extra) = match name {
         "bertscore" => {
-            let (source, id) = model(args, name)?;
-            // Read before the (slow) model load, so that a missing file fails at once.
-            let baseline_text = match &args.baseline {
-                Some(path) => Some((path, files::read_to_string(path)?)),
-                None => None,
-            };
-            let embedder = Embedder::load(&source, &opts)?;
-            // Negative layers count from the end, as `hauser embed` does.
-            let layer = match args.layer {
-                Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
-                None => default_layer(&id),
-            };
-            let baseline = match baseline_text {
-                Some((path, text)) => {
-                    let l = layer.ok_or_else(|| NeuralError::NoDefaultLayer(id.clone()))?;
-                    let b = Baseline::parse(&text, l)
-                        .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
-                    Some((path.display().to_string(), b))
-                }
-                None => None,
-            };
+            let spec = args.model.as_deref().ok_or_else(|| {
+                CliError::Usage(format!("{name} needs --model (hub id or directory)"))
+            })?;
             let options = BertScoreOptions {
-                layer,
                 idf: args.idf,
-                baseline,
                 prefix_space: args.prefix_space,
                 ..BertScoreOptions::default()
             };
-            let metric = BertScore::new(embedder, &id, options)?;
+            let metric =
+                load_bertscore(spec, &opts, args.layer, args.baseline.as_deref(), options)?;
             let cands: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let per_line: Vec<Vec<&str>> = (0..hyps.len())
                 .map(|i| refs.iter().map(|r| r[i].as_str()).collect())
