@@ -32,7 +32,7 @@ from pathlib import Path
 import tokenizers
 import torch
 import transformers
-from gen_tiny_models import small as tiny_small
+from gen_tiny_models import rounded, small as tiny_small
 from transformers import (
     AutoTokenizer,
     BertConfig,
@@ -93,14 +93,6 @@ ITEMS = [
 def small(**kw):
     """tools/gen_tiny_models.py's small(), with the wider initialisation above."""
     return tiny_small(initializer_range=INIT, **kw)
-
-
-def rounded(x):
-    if isinstance(x, torch.Tensor):
-        x = x.tolist()
-    if isinstance(x, list):
-        return [rounded(v) for v in x]
-    return round(float(x), 7)
 
 
 def copy_tokenizer(name):

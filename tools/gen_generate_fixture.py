@@ -30,6 +30,7 @@ from pathlib import Path
 
 import torch
 import transformers
+from gen_tiny_models import rounded
 from transformers import (
     AutoTokenizer,
     GenerationConfig,
@@ -71,14 +72,6 @@ TOP_K_PROMPT = "His voice thundered through the empty hall"
 TOP_K, TEMPERATURE = 5, 0.7
 # Ties at the 5th largest value (2.0, four times): all of them are kept (6 tokens).
 TIED_LOGITS = [1.0, 3.0, 2.0, 0.5, 2.0, -1.0, 4.0, 2.0, 0.0, 1.5, 2.0, -0.5]
-
-
-def rounded(x):
-    if isinstance(x, torch.Tensor):
-        x = x.tolist()
-    if isinstance(x, list):
-        return [rounded(v) for v in x]
-    return round(float(x), 7)
 
 
 def margin(scores):
