@@ -61,6 +61,11 @@ impl<P, C> Engines<P, C> {
         })
     }
 
+    /// The dtype the weights are loaded in.
+    pub(crate) fn dtype(&self) -> DType {
+        self.weights.dtype
+    }
+
     /// The packed copy, when it is in use.
     pub(crate) fn packed(&self) -> Option<&P> {
         self.packed.as_deref().filter(|_| self.use_packed)

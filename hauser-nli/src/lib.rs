@@ -1,8 +1,9 @@
 //! # hauser-nli
 //!
-//! All transformer inference of hauser-rs, on Candle: BERT-family, DistilBERT and DeBERTa
-//! (v1, v2/v3) encoders with the sequence-classification heads of transformers, mean-pooled
-//! embeddings and per-layer hidden states, multiple-choice heads ([`MultipleChoice`]), a GPT-2
+//! All transformer inference of hauser-rs, on Candle: BERT-family, DistilBERT, ALBERT and
+//! DeBERTa (v1, v2/v3) encoders with the sequence-classification heads of transformers,
+//! mean-pooled embeddings and per-layer hidden states, multiple-choice heads
+//! ([`MultipleChoice`]), masked-LM heads with fill-mask top-k ([`MaskedLm`]), a GPT-2
 //! causal LM with decoding (greedy, seeded top-k, `no_repeat_ngram_size`, and a summed-logits
 //! ensemble of prompts: [`CausalLm::generate`], [`GenerateConfig`]), COMET estimator models read from
 //! unbabel-comet checkpoints ([`CometModel`]), and the logical- and sentiment-consistency
@@ -55,14 +56,17 @@
 //! truncated pairs and padded mixed-length batches; all-MiniLM-L6-v2 embeddings agree with sentence-transformers 6.2.0
 //! within 1e-4 on 24 sentences. Greedy decoding gives transformers' `generate` tokens exactly and
 //! the top-k distribution equals its logits warpers' (1e-6) on the tiny GPT-2; multiple-choice
-//! logits agree within 1e-4 (`tools/gen_generate_fixture.py`, `tools/gen_choice_fixtures.py`).
+//! logits agree within 1e-4 (`tools/gen_generate_fixture.py`, `tools/gen_choice_fixtures.py`);
+//! masked-LM logits, top-k fillers (ids, decoded tokens, probabilities) of BERT, RoBERTa and
+//! ALBERT, and ALBERT's encoder and classifier agree within 1e-4 (`tools/gen_mlm_fixtures.py`).
 //!
 //! ## Layers
 //! Every encoder (BERT family, DistilBERT, DeBERTa v1, DeBERTa-v2/v3) exposes all its hidden
 //! states, numbered as transformers' `hidden_states`: 0 is the embedding output,
 //! `num_hidden_layers` the last layer. DeBERTa-v2 drives candle-transformers' public layer
-//! modules one by one; DistilBERT, whose candle modules are private, runs through the BERT
-//! encoder's own layer code with a table of its weight names; DeBERTa v1 (`model_type`
+//! modules one by one; DistilBERT, whose candle modules are private, and ALBERT, which candle
+//! lacks (factorised embeddings, layers shared across the depth), run through the BERT
+//! encoder's own layer code with a table of their weight names; DeBERTa v1 (`model_type`
 //! "deberta", e.g. microsoft/deberta-large-mnli), which candle lacks, is written here on
 //! candle's tensor operations.
 //!
@@ -103,6 +107,7 @@ mod engines;
 mod error;
 mod generate;
 mod lm;
+mod mlm;
 mod model;
 mod packed;
 mod rows;
@@ -124,6 +129,7 @@ pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
 pub use generate::{banned_tokens, top_k_probabilities, Decoding, GenerateConfig, Generation};
 pub use lm::{CausalLm, TokenLogProbs};
+pub use mlm::{Filler, MaskedLm};
 pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;

@@ -180,6 +180,31 @@ impl TextEncoder {
             })
     }
 
+    /// The id of a token of the vocabulary (added tokens included).
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.tokenizer.token_to_id(token)
+    }
+
+    /// Makes `token` a special token that input text can name, never split (a `vocab.json` +
+    /// `merges.txt` tokenizer does not know RoBERTa's `<mask>` as one). A no-op where the
+    /// tokenizer already has it.
+    pub(crate) fn ensure_special(&mut self, token: &str) -> Result<()> {
+        let known = self
+            .tokenizer
+            .get_added_tokens_decoder()
+            .values()
+            .any(|t| t.content == token);
+        if !known {
+            self.tokenizer
+                .add_special_tokens([tokenizers::AddedToken::from(token.to_string(), true)])
+                .map_err(|e| NliError::Tokenizer {
+                    model: self.model.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+        Ok(())
+    }
+
     /// Tokenizes without special tokens or truncation (for the causal LM).
     ///
     /// # Errors
@@ -195,7 +220,32 @@ impl TextEncoder {
     }
 }
 
-/// `do_lower_case` from `tokenizer_config.json`, when present.
+/// A special token's text from `tokenizer_config.json`, else `special_tokens_map.json`
+/// (`key` is e.g. `mask_token`; the value is a string or transformers' `{"content": ...}`).
+pub(crate) fn special_token(source: &ModelSource, key: &str) -> Result<Option<String>> {
+    for file in ["tokenizer_config.json", "special_tokens_map.json"] {
+        let Some(p) = source.optional(file)? else {
+            continue;
+        };
+        let v: serde_json::Value = std::fs::read_to_string(&p)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let token = match v.get(key) {
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(o) => o
+                .get("content")
+                .and_then(|c| c.as_str())
+                .map(str::to_string),
+            None => None,
+        };
+        if token.is_some() {
+            return Ok(token);
+        }
+    }
+    Ok(None)
+}
+
 /// The ids of a vocabulary's separator and classifier tokens, or which one `file` lacks.
 fn sep_cls(
     t: &Tokenizer,
@@ -221,6 +271,7 @@ fn bert_template(t: &mut Tokenizer, file: &str) -> std::result::Result<(), Strin
     Ok(())
 }
 
+/// `do_lower_case` from `tokenizer_config.json`, when present.
 fn lowercase_flag(source: &ModelSource) -> Result<Option<bool>> {
     let Some(p) = source.optional("tokenizer_config.json")? else {
         return Ok(None);

@@ -78,6 +78,36 @@ pub(crate) struct Layout {
     pub token_types: usize,
     /// Positions taken before the first token (RoBERTa: padding index + 1).
     pub position_offset: usize,
+    /// Width of the embeddings when it differs from the hidden size (ALBERT's factorised
+    /// embeddings), with the linear map from it to the hidden size.
+    pub factorised: Option<Factorised>,
+    /// Layers shared across the depth (ALBERT), `None` for one set of weights per layer.
+    pub groups: Option<Groups>,
+}
+
+/// Embeddings narrower than the hidden size, projected up before the first layer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Factorised {
+    /// The embedding width.
+    pub width: usize,
+    /// Where the projection to the hidden size is.
+    pub projection: &'static str,
+}
+
+/// Layer weights shared across the depth: `count` groups of `inner` layers; group `g`'s layer
+/// `j` lives under `{names.layers}.{g}.{inner_name}.{j}`, and step `i` of the
+/// `num_hidden_layers` steps runs all layers of one group (see [`group_of`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Groups {
+    pub count: usize,
+    pub inner: usize,
+    pub inner_name: &'static str,
+}
+
+/// The group step `i` of `depth` runs: transformers' `int(i / (depth / count))`, in floating
+/// point as there (ALBERT's `AlbertTransformer.forward`).
+pub(crate) fn group_of(i: usize, depth: usize, count: usize) -> usize {
+    (i as f64 / (depth as f64 / count as f64)) as usize
 }
 
 /// The layout of a BERT (`roberta: false`) or RoBERTa-family checkpoint.
@@ -92,6 +122,8 @@ pub(crate) fn layout(cfg: &ModelConfig, roberta: bool) -> Layout {
         } else {
             0
         },
+        factorised: None,
+        groups: None,
     }
 }
 
@@ -112,7 +144,12 @@ pub(crate) struct BertEncoder {
     position: Embedding,
     token_type: Option<Embedding>,
     norm: LayerNorm,
+    /// The projection of factorised embeddings to the hidden size.
+    projection: Option<Linear>,
+    /// Distinct layers (shared ones once).
     layers: Vec<Layer>,
+    /// Per hidden state after the embeddings, the indices into `layers` that produce it.
+    steps: Vec<Vec<usize>>,
     heads: usize,
     act: Activation,
 }
@@ -133,23 +170,28 @@ fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Resu
             cfg.num_attention_heads
         );
     }
+    let w = lay.factorised.map_or(h, |f| f.width);
     let e = vb.pp("embeddings");
     Ok(Embeddings {
-        word: embedding(cfg.vocab_size, h, e.pp("word_embeddings"))?,
-        position: embedding(cfg.max_position_embeddings, h, e.pp("position_embeddings"))?,
+        word: embedding(cfg.vocab_size, w, e.pp("word_embeddings"))?,
+        position: embedding(cfg.max_position_embeddings, w, e.pp("position_embeddings"))?,
         token_type: match lay.token_types {
             0 => None,
-            n => Some(embedding(n, h, e.pp("token_type_embeddings"))?),
+            n => Some(embedding(n, w, e.pp("token_type_embeddings"))?),
         },
-        norm: layer_norm(h, lay.eps, e.pp("LayerNorm"))?,
+        norm: layer_norm(w, lay.eps, e.pp("LayerNorm"))?,
     })
 }
 
+/// Layer `i` of a layout with one set of weights per layer.
 fn load_layer(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout, i: usize) -> Result<Layer> {
+    load_layer_at(vb.pp(format!("{}.{i}", lay.names.layers)), cfg, lay)
+}
+
+fn load_layer_at(l: VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Layer> {
     let h = cfg.hidden_size;
     let (n, eps) = (lay.names, lay.eps);
     let inter = cfg.intermediate_size.unwrap_or(4 * h);
-    let l = vb.pp(format!("{}.{i}", n.layers));
     Ok(Layer {
         query: linear(h, h, l.pp(n.query))?,
         key: linear(h, h, l.pp(n.key))?,
@@ -185,6 +227,10 @@ pub(crate) fn pack_encoder(
     cfg: &ModelConfig,
     lay: &Layout,
 ) -> Result<Option<PackedEncoder>> {
+    // The packed kernels run one set of weights per layer at the hidden width.
+    if lay.factorised.is_some() || lay.groups.is_some() {
+        return Ok(None);
+    }
     let emb = load_embeddings(vb, cfg, lay)?;
     let modules = EncoderModules {
         word: emb.word,
@@ -209,21 +255,58 @@ impl BertEncoder {
             token_type,
             norm,
         } = load_embeddings(&vb, cfg, lay)?;
-        let layers = (0..cfg.num_hidden_layers)
-            .map(|i| load_layer(&vb, cfg, lay, i))
-            .collect::<Result<Vec<_>>>()?;
+        let depth = cfg.num_hidden_layers;
+        let (layers, steps) = match lay.groups {
+            None => (
+                (0..depth)
+                    .map(|i| load_layer(&vb, cfg, lay, i))
+                    .collect::<Result<Vec<_>>>()?,
+                (0..depth).map(|i| vec![i]).collect(),
+            ),
+            Some(g) => {
+                if g.count == 0 || g.inner == 0 || g.count > depth.max(1) {
+                    candle_core::bail!(
+                        "{} layer groups of {} layers cannot make {depth} layers",
+                        g.count,
+                        g.inner
+                    );
+                }
+                let mut layers = Vec::new();
+                for k in 0..g.count {
+                    for j in 0..g.inner {
+                        let at = format!("{}.{k}.{}.{j}", lay.names.layers, g.inner_name);
+                        layers.push(load_layer_at(vb.pp(at), cfg, lay)?);
+                    }
+                }
+                let steps = (0..depth)
+                    .map(|i| {
+                        let k = group_of(i, depth, g.count);
+                        (k * g.inner..(k + 1) * g.inner).collect()
+                    })
+                    .collect();
+                (layers, steps)
+            }
+        };
+        let projection = match lay.factorised {
+            Some(f) => Some(linear(f.width, cfg.hidden_size, vb.pp(f.projection))?),
+            None => None,
+        };
         Ok(Self {
             word,
             position,
             token_type,
             norm,
+            projection,
             layers,
+            steps,
             heads: cfg.num_attention_heads,
             act: activation(cfg.hidden_act.as_deref()),
         })
     }
 
     /// Embedding output followed by every layer's output: `num_layers + 1` tensors `[b, s, h]`.
+    /// With factorised embeddings the first is the embeddings projected to the hidden size;
+    /// with shared layer groups each later one is a whole group's output.
     ///
     /// `type_ids` are read only when the model has segment embeddings; `mask` is `[b, s]` with
     /// 1 for real tokens.
@@ -240,11 +323,16 @@ impl BertEncoder {
         }
         x = (x + self.position.forward(positions)?)?;
         let mut x = self.norm.forward(&x)?;
+        if let Some(p) = &self.projection {
+            x = p.forward(&x)?;
+        }
         let bias = additive_mask(mask, x.dtype())?;
-        let mut states = Vec::with_capacity(self.layers.len() + 1);
+        let mut states = Vec::with_capacity(self.steps.len() + 1);
         states.push(x.clone());
-        for layer in &self.layers {
-            x = self.layer(layer, &x, &bias)?;
+        for step in &self.steps {
+            for &l in step {
+                x = self.layer(&self.layers[l], &x, &bias)?;
+            }
             states.push(x.clone());
         }
         Ok(states)
@@ -274,7 +362,6 @@ pub(crate) fn head(
     labels: usize,
     roberta: bool,
 ) -> Result<TanhHead> {
-    let h = cfg.hidden_size;
     let (dense, out) = if roberta {
         ("classifier.dense", "classifier.out_proj")
     } else if vb.contains_tensor("bleurt.pooler.dense.weight") {
@@ -282,6 +369,18 @@ pub(crate) fn head(
     } else {
         ("bert.pooler.dense", "classifier")
     };
+    tanh_head(vb, cfg, labels, dense, out)
+}
+
+/// A [`TanhHead`] whose dense layer and output layer are at `dense` and `out`.
+pub(crate) fn tanh_head(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    labels: usize,
+    dense: &str,
+    out: &str,
+) -> Result<TanhHead> {
+    let h = cfg.hidden_size;
     Ok(TanhHead {
         dense: linear(h, h, vb.pp(dense))?,
         out: linear(h, labels, vb.pp(out))?,
@@ -296,16 +395,12 @@ pub(crate) fn choice_head(
     cfg: &ModelConfig,
     roberta: bool,
 ) -> Result<TanhHead> {
-    let h = cfg.hidden_size;
     let pooler = if roberta {
         "roberta.pooler.dense"
     } else {
         "bert.pooler.dense"
     };
-    Ok(TanhHead {
-        dense: linear(h, h, vb.pp(pooler))?,
-        out: linear(h, 1, vb.pp("classifier"))?,
-    })
+    tanh_head(vb, cfg, 1, pooler, "classifier")
 }
 
 impl ClassifierHead for TanhHead {

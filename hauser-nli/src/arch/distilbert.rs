@@ -46,6 +46,8 @@ pub(crate) fn layout() -> Layout {
         eps: 1e-12,
         token_types: 0,
         position_offset: 0,
+        factorised: None,
+        groups: None,
     }
 }
 

@@ -4,20 +4,23 @@
 //! [`Kind`] finds an architecture from `model_type`; [`Arch`] is a loaded encoder's parsed
 //! settings and dispatches to its module. Nothing outside this module matches on `model_type`.
 
+pub(crate) mod albert;
 pub(crate) mod bert;
 pub(crate) mod deberta_v1;
 pub(crate) mod deberta_v2;
 pub(crate) mod distilbert;
 pub(crate) mod gpt2;
 pub(crate) mod head;
+pub(crate) mod mlm;
 pub(crate) mod ops;
 pub(crate) mod spec;
 
 use candle_nn::VarBuilder;
 use candle_transformers::models::debertav2;
 
-use crate::config::ModelConfig;
+use crate::config::{ModelConfig, MAX_CONFIG_SIZE};
 use crate::packed::PackedEncoder;
+use albert::AlbertSettings;
 use bert::{BertEncoder, Layout};
 use deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use deberta_v2::DebertaEncoder;
@@ -27,7 +30,7 @@ use spec::Spec;
 /// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
 /// test keeps the two in step).
 pub const ENCODER_ARCHITECTURES: &str =
-    "bert, bleurt, roberta, xlm-roberta, camembert, distilbert, deberta, deberta-v2";
+    "bert, bleurt, roberta, xlm-roberta, camembert, distilbert, albert, deberta, deberta-v2";
 
 /// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
 pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
@@ -38,6 +41,7 @@ pub(crate) enum Kind {
     Bert,
     Roberta,
     DistilBert,
+    Albert,
     DebertaV1,
     DebertaV2,
     Gpt2,
@@ -45,10 +49,11 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// Every architecture.
-    pub(crate) const ALL: [Kind; 6] = [
+    pub(crate) const ALL: [Kind; 7] = [
         Kind::Bert,
         Kind::Roberta,
         Kind::DistilBert,
+        Kind::Albert,
         Kind::DebertaV1,
         Kind::DebertaV2,
         Kind::Gpt2,
@@ -60,6 +65,7 @@ impl Kind {
             Kind::Bert => &bert::BERT,
             Kind::Roberta => &bert::ROBERTA,
             Kind::DistilBert => &distilbert::SPEC,
+            Kind::Albert => &albert::SPEC,
             Kind::DebertaV1 => &deberta_v1::SPEC,
             Kind::DebertaV2 => &deberta_v2::SPEC,
             Kind::Gpt2 => &gpt2::SPEC,
@@ -81,6 +87,7 @@ pub(crate) enum Arch {
         roberta: bool,
     },
     DistilBert,
+    Albert(AlbertSettings),
     DebertaV1(Box<DebertaV1Config>),
     DebertaV2(Box<debertav2::Config>),
 }
@@ -112,6 +119,15 @@ impl Arch {
             },
             Kind::Roberta => Ok(Arch::Bert { roberta: true }),
             Kind::DistilBert => Ok(Arch::DistilBert),
+            Kind::Albert => serde_json::from_value::<AlbertSettings>(raw.clone()).and_then(|s| {
+                if s.embedding_size > MAX_CONFIG_SIZE {
+                    return Err(serde::de::Error::custom(format!(
+                        "embedding_size = {} is larger than any model this crate can run",
+                        s.embedding_size
+                    )));
+                }
+                Ok(Arch::Albert(s))
+            }),
             Kind::DebertaV1 => {
                 serde_json::from_value(raw.clone()).map(|c| Arch::DebertaV1(Box::new(c)))
             }
@@ -128,6 +144,7 @@ impl Arch {
             Arch::Bert { roberta: false } => Kind::Bert,
             Arch::Bert { roberta: true } => Kind::Roberta,
             Arch::DistilBert => Kind::DistilBert,
+            Arch::Albert(_) => Kind::Albert,
             Arch::DebertaV1(_) => Kind::DebertaV1,
             Arch::DebertaV2(_) => Kind::DebertaV2,
         }
@@ -138,6 +155,7 @@ impl Arch {
         match self {
             Arch::Bert { roberta } => Some(bert::layout(config, *roberta)),
             Arch::DistilBert => Some(distilbert::layout()),
+            Arch::Albert(s) => Some(albert::layout(config, s)),
             Arch::DebertaV1(_) | Arch::DebertaV2(_) => None,
         }
     }
@@ -157,6 +175,9 @@ impl Arch {
             )?),
             Arch::DistilBert => {
                 Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
+            }
+            Arch::Albert(s) => {
+                Backbone::Bert(BertEncoder::load(base, config, &albert::layout(config, s))?)
             }
             Arch::DebertaV1(c) => {
                 Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, c)?))
@@ -189,6 +210,7 @@ impl Arch {
         Ok(match self {
             Arch::Bert { roberta } => Box::new(bert::head(vb, config, labels, *roberta)?),
             Arch::DistilBert => Box::new(distilbert::head(vb, config, labels)?),
+            Arch::Albert(_) => Box::new(albert::head(vb, config, labels)?),
             Arch::DebertaV1(c) => Box::new(deberta_v1::head(vb, config, c, labels)?),
             Arch::DebertaV2(c) => Box::new(deberta_v2::head(vb, c, labels)?),
         })
@@ -210,6 +232,29 @@ impl Arch {
         }
     }
 
+    /// The masked-LM head (`*ForMaskedLM`) of the BERT, RoBERTa and ALBERT families, from the
+    /// root var builder; `None` for the other architectures.
+    pub(crate) fn mlm_head(
+        &self,
+        vb: &VarBuilder<'static>,
+        config: &ModelConfig,
+    ) -> Option<candle_core::Result<mlm::MlmHead>> {
+        let (names, width) = match self {
+            Arch::Bert { roberta: false } => (&mlm::BERT, config.hidden_size),
+            Arch::Bert { roberta: true } => (&mlm::ROBERTA, config.hidden_size),
+            Arch::Albert(s) => (&mlm::ALBERT, s.embedding_size),
+            _ => return None,
+        };
+        let words = format!(
+            "{}embeddings.word_embeddings.weight",
+            self.kind()
+                .spec()
+                .base_prefix(vb)
+                .map_or(String::new(), |p| format!("{p}."))
+        );
+        Some(mlm::MlmHead::load(vb, config, names, width, &words))
+    }
+
     /// Positions taken before the first token (RoBERTa: padding index + 1).
     pub(crate) fn position_offset(&self, config: &ModelConfig) -> usize {
         self.bert_layout(config).map_or(0, |l| l.position_offset)
@@ -226,6 +271,7 @@ mod tests {
             Kind::Bert,
             Kind::Roberta,
             Kind::DistilBert,
+            Kind::Albert,
             Kind::DebertaV1,
             Kind::DebertaV2,
         ];

@@ -9,6 +9,7 @@ mod generate;
 mod gpt2;
 mod hidden_states;
 mod loading;
+mod masked_lm;
 mod minilm;
 mod non_finite;
 mod packed_cpu;
