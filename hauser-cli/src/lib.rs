@@ -35,6 +35,7 @@ pub mod metric;
 pub mod narratives;
 pub mod neural_metric;
 pub mod newsmet;
+pub mod newsmet_candidates;
 pub mod output;
 pub mod plot;
 pub mod progress;

@@ -1,6 +1,7 @@
 //! `hauser newsmet`: NewsMet (Joseph et al. 2023) metaphor detection evaluation from prediction
-//! files, and the headline families of the `*_goldplus.csv` files (the paper's Table 2 and
-//! candidate statistics). docs/TASKS.md gives the protocol.
+//! files, the headline families of the `*_goldplus.csv` files (the paper's Table 2 and
+//! candidate statistics), candidate generation, metaphoricity and diversity. docs/TASKS.md
+//! gives the protocol.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,9 @@ pub enum NewsmetCommand {
     Diversity(DiversityArgs),
     /// Metaphoricity of candidates, min(cos(subject, c), cos(object, c)) (JSONL, one record per line).
     Metaphoricity(MetaphoricityArgs),
+    /// Candidate replacements of the focus verb: masked-LM fillers, filtered, split by a
+    /// metaphor detector (JSONL, one record per line).
+    Candidates(crate::newsmet_candidates::CandidatesArgs),
 }
 
 /// Arguments of `hauser newsmet metaphoricity`.
@@ -107,6 +111,7 @@ pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
         NewsmetCommand::Families(a) => families(a)?,
         NewsmetCommand::Diversity(a) => return diversity(a, out),
         NewsmetCommand::Metaphoricity(a) => return metaphoricity(a, out),
+        NewsmetCommand::Candidates(a) => return crate::newsmet_candidates::run(a, out),
     };
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(true)

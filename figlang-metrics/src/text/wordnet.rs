@@ -136,7 +136,7 @@ impl WordNet {
 
     /// NLTK's `_morphy` base forms of `form` for part of speech `p`.
     pub(super) fn base_forms(&self, form: &str, p: usize) -> Vec<String> {
-        self.morphy(form, p)
+        self.morphy_forms(form, p)
     }
 
     /// The data line of a synset (without the newline), if `offset` starts one.
@@ -204,7 +204,7 @@ impl WordNet {
     }
 
     /// NLTK's `_morphy(form, pos, check_exceptions=True)`: base forms in the index.
-    fn morphy(&self, form: &str, p: usize) -> Vec<String> {
+    fn morphy_forms(&self, form: &str, p: usize) -> Vec<String> {
         let forms: Vec<String> = match self.exceptions[p].get(form) {
             Some(exc) => exc.clone(),
             None => SUBSTITUTIONS[p]
@@ -261,7 +261,7 @@ impl WordNet {
             let forms = if legacy {
                 self.morphy_legacy(&lemma, p)
             } else {
-                self.morphy(&lemma, p)
+                self.morphy_forms(&lemma, p)
             };
             for form in forms {
                 if let Some(offsets) = self.index.get(&form) {

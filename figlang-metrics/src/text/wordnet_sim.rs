@@ -143,6 +143,13 @@ impl WordNet {
         out
     }
 
+    /// NLTK's `wordnet.morphy(form, pos)`: the first base form of `form` (as given, not
+    /// lower-cased) in part of speech `pos` (`'n'`, `'v'`, `'a'`, `'r'`) that WordNet's index
+    /// has, exceptions first; `None` when there is none or `pos` is unknown.
+    pub fn morphy(&self, form: &str, pos: char) -> Option<String> {
+        self.base_forms(form, file_index(pos)?).into_iter().next()
+    }
+
     /// NLTK's `Synset.name()`: first lemma (lower-cased), part of speech, and the synset's
     /// 1-based rank among that lemma's senses, e.g. `run.v.01`.
     pub fn synset_name(&self, s: SynsetId) -> Option<String> {

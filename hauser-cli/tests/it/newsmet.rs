@@ -188,3 +188,83 @@ fn metaphoricity_scores_candidates_and_reports_bad_lines() {
     assert!(c[1]["score"].is_null());
     assert!(recs[1]["error"].as_str().unwrap().starts_with("-:2:"));
 }
+
+/// `hauser newsmet candidates` from stdin: one record per input line (given focus, found
+/// focus, errors with file and line), the library's candidates (checked against transformers
+/// and NLTK in figlang-tasks' `wordnet_candidate_generation_matches_transformers_and_nltk`).
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_candidates_answer_every_line() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mlm = format!("{root}/hauser-nli/tests/fixtures/masked-lm/bert");
+    let det = format!("{root}/figlang-tasks/tests/fixtures/newsmet/detector");
+    let wn = crate::common::wordnet_dir();
+    let fx: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{root}/figlang-tasks/tests/fixtures/newsmet/candidates.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let input = "\u{feff}{\"headline\": \"A storm of anger rose, inside him.\", \"focus\": 4}\r\n\
+         \n\
+         {\"headline\": \"A storm of anger rose, inside him.\", \"focus\": \"ROSE\"}\n\
+         {\"headline\": \"Stocks soared as rates fell\"}\n\
+         not json\n\
+         {\"headline\": \"Of the and\"}\n\
+         {\"headline\": \"Rain falls\", \"focus\": 7}\n";
+    let out = crate::common::run_stdin(
+        &[
+            "newsmet",
+            "candidates",
+            "--input",
+            "-",
+            "--mlm",
+            &mlm,
+            "--detector",
+            &det,
+            "--top-k",
+            "100",
+            "--keep",
+            "3",
+            "--wordnet",
+            wn.to_str().unwrap(),
+        ],
+        input,
+    );
+    // Some lines failed: exit 1, every line answered.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_lines(&out);
+    let lines: Vec<u64> = v.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 3, 4, 5, 6, 7]);
+    let want = fx["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["headline"] == "A storm of anger rose, inside him.")
+        .unwrap();
+    for r in &v[..2] {
+        assert_eq!(r["focus"]["token"], 4);
+        assert_eq!(r["masked"], want["masked"]);
+        assert_eq!(r["metaphorical"], want["metaphorical"]);
+        assert_eq!(r["literal"], want["literal"]);
+        assert_eq!(r["focus_from"], "input");
+        assert!(r["signature"]
+            .as_str()
+            .unwrap()
+            .contains("|top_k:100|keep:3|masking:token|"));
+    }
+    assert_eq!(v[2]["focus"]["word"], "soared");
+    assert_eq!(v[2]["focus_from"], "rule");
+    assert!(v[3]["error"].as_str().unwrap().starts_with("-:5: "));
+    assert!(v[4]["error"].as_str().unwrap().contains("give \"focus\""));
+    assert!(v[5]["error"]
+        .as_str()
+        .unwrap()
+        .contains("not a token index"));
+}
