@@ -5,9 +5,9 @@
 //!
 //! candle-transformers has no ALBERT. Its layer is BERT's (attention, `dense` + residual +
 //! `LayerNorm`, `ffn` + activation + `ffn_output` + residual + `full_layer_layer_norm`), so it
-//! runs through the BERT module's code with [`NAMES`] and the layout's [`Factorised`] and
-//! [`Groups`]. The packed kernels do not take it (one set of weights per layer there), so it
-//! runs on candle's path.
+//! runs through the BERT module's code, candle and packed alike, with [`NAMES`] and the
+//! layout's [`Factorised`] and [`Groups`] (shared layers are packed once and run at every
+//! step of their group).
 
 use candle_nn::VarBuilder;
 use serde::Deserialize;
@@ -24,7 +24,7 @@ pub(crate) const SPEC: Spec = Spec {
     prefixes: &["albert"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
-    packed: false,
+    packed: true,
 };
 
 /// ALBERT's weight names for BERT's roles, relative to a group's layer

@@ -183,9 +183,44 @@ fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Resu
     })
 }
 
-/// Layer `i` of a layout with one set of weights per layer.
-fn load_layer(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout, i: usize) -> Result<Layer> {
-    load_layer_at(vb.pp(format!("{}.{i}", lay.names.layers)), cfg, lay)
+/// Where each distinct layer's weights are, and per hidden state after the embeddings the
+/// indices of the layers that produce it: one layer each, or a whole shared group (ALBERT).
+fn layer_plan(cfg: &ModelConfig, lay: &Layout) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
+    let depth = cfg.num_hidden_layers;
+    let n = lay.names.layers;
+    let Some(g) = lay.groups else {
+        return Ok((
+            (0..depth).map(|i| format!("{n}.{i}")).collect(),
+            (0..depth).map(|i| vec![i]).collect(),
+        ));
+    };
+    if g.count == 0 || g.inner == 0 || g.count > depth.max(1) {
+        candle_core::bail!(
+            "{} layer groups of {} layers cannot make {depth} layers",
+            g.count,
+            g.inner
+        );
+    }
+    let mut paths = Vec::new();
+    for k in 0..g.count {
+        for j in 0..g.inner {
+            paths.push(format!("{n}.{k}.{}.{j}", g.inner_name));
+        }
+    }
+    let steps = (0..depth)
+        .map(|i| {
+            let k = group_of(i, depth, g.count);
+            (k * g.inner..(k + 1) * g.inner).collect()
+        })
+        .collect();
+    Ok((paths, steps))
+}
+
+/// The projection of factorised embeddings to the hidden size.
+fn projection(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Option<Linear>> {
+    lay.factorised
+        .map(|f| linear(f.width, cfg.hidden_size, vb.pp(f.projection)))
+        .transpose()
 }
 
 fn load_layer_at(l: VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Layer> {
@@ -227,10 +262,7 @@ pub(crate) fn pack_encoder(
     cfg: &ModelConfig,
     lay: &Layout,
 ) -> Result<Option<PackedEncoder>> {
-    // The packed kernels run one set of weights per layer at the hidden width.
-    if lay.factorised.is_some() || lay.groups.is_some() {
-        return Ok(None);
-    }
+    let (paths, steps) = layer_plan(cfg, lay)?;
     let emb = load_embeddings(vb, cfg, lay)?;
     let modules = EncoderModules {
         word: emb.word,
@@ -240,9 +272,10 @@ pub(crate) fn pack_encoder(
         heads: cfg.num_attention_heads,
         act: activation(cfg.hidden_act.as_deref()),
         position_offset: lay.position_offset,
+        projection: projection(vb, cfg, lay)?,
     };
-    pack(modules, cfg.num_hidden_layers, |i| {
-        pack_layer(&load_layer(vb, cfg, lay, i)?.modules())
+    pack(modules, paths.len(), steps, |i| {
+        pack_layer(&load_layer_at(vb.pp(&paths[i]), cfg, lay)?.modules())
     })
 }
 
@@ -255,42 +288,12 @@ impl BertEncoder {
             token_type,
             norm,
         } = load_embeddings(&vb, cfg, lay)?;
-        let depth = cfg.num_hidden_layers;
-        let (layers, steps) = match lay.groups {
-            None => (
-                (0..depth)
-                    .map(|i| load_layer(&vb, cfg, lay, i))
-                    .collect::<Result<Vec<_>>>()?,
-                (0..depth).map(|i| vec![i]).collect(),
-            ),
-            Some(g) => {
-                if g.count == 0 || g.inner == 0 || g.count > depth.max(1) {
-                    candle_core::bail!(
-                        "{} layer groups of {} layers cannot make {depth} layers",
-                        g.count,
-                        g.inner
-                    );
-                }
-                let mut layers = Vec::new();
-                for k in 0..g.count {
-                    for j in 0..g.inner {
-                        let at = format!("{}.{k}.{}.{j}", lay.names.layers, g.inner_name);
-                        layers.push(load_layer_at(vb.pp(at), cfg, lay)?);
-                    }
-                }
-                let steps = (0..depth)
-                    .map(|i| {
-                        let k = group_of(i, depth, g.count);
-                        (k * g.inner..(k + 1) * g.inner).collect()
-                    })
-                    .collect();
-                (layers, steps)
-            }
-        };
-        let projection = match lay.factorised {
-            Some(f) => Some(linear(f.width, cfg.hidden_size, vb.pp(f.projection))?),
-            None => None,
-        };
+        let (paths, steps) = layer_plan(cfg, lay)?;
+        let layers = paths
+            .iter()
+            .map(|at| load_layer_at(vb.pp(at), cfg, lay))
+            .collect::<Result<Vec<_>>>()?;
+        let projection = projection(&vb, cfg, lay)?;
         Ok(Self {
             word,
             position,

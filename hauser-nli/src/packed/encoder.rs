@@ -34,16 +34,24 @@ pub(crate) struct PackedLayer {
 #[derive(Debug, Clone)]
 pub(crate) struct PackedEncoder {
     pub hidden: usize,
+    /// Width of the embedding tables (the hidden size, except factorised embeddings).
+    pub emb_width: usize,
+    /// Factorised embeddings' projection to the hidden size: weight `[emb_width, hidden]`
+    /// input-major, and bias.
+    pub projection: Option<(Vec<f32>, Vec<f32>)>,
+    /// Per hidden state after the embeddings, the indices into `layers` that produce it (one
+    /// each; a whole shared group for ALBERT).
+    pub steps: Vec<Vec<usize>>,
     pub heads: usize,
     pub inter: usize,
     pub act: Act,
     pub emb_eps: f32,
     pub eps: f32,
-    /// `[vocab, hidden]`.
+    /// `[vocab, emb_width]`.
     pub word: Vec<f32>,
-    /// `[max_positions, hidden]`.
+    /// `[max_positions, emb_width]`.
     pub position: Vec<f32>,
-    /// `[type_vocab, hidden]`, absent when the model has no segment embedding.
+    /// `[type_vocab, emb_width]`, absent when the model has no segment embedding.
     pub token_type: Option<Vec<f32>>,
     pub emb_g: Vec<f32>,
     pub emb_b: Vec<f32>,
@@ -118,17 +126,38 @@ impl PackedEncoder {
             }
         };
         let mut x = self.embed(seqs, total)?;
-        layer_norm(&mut x, h, &self.emb_g, &self.emb_b, self.emb_eps);
+        layer_norm(
+            &mut x,
+            self.emb_width,
+            &self.emb_g,
+            &self.emb_b,
+            self.emb_eps,
+        );
+        if let Some((w, b)) = &self.projection {
+            let mut up = vec![0f32; total * h];
+            fill_rows(&mut up, h, b);
+            matmul(
+                &mut up,
+                h,
+                View::dense(&x, total, self.emb_width),
+                View::dense(w, self.emb_width, h),
+                1.0,
+                true,
+            )?;
+            x = up;
+        }
         check_finite(&x, Some(0))?;
         emit(0, &x);
         if upto > 0 {
             let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
             with_scratch(total, h, self.inter, longest, |buf| {
-                self.layers[..upto.min(self.layers.len())]
+                self.steps[..upto.min(self.steps.len())]
                     .iter()
                     .enumerate()
-                    .try_for_each(|(i, l)| {
-                        self.layer(l, seqs, &mut x, buf)?;
+                    .try_for_each(|(i, step)| {
+                        for &l in step {
+                            self.layer(&self.layers[l], seqs, &mut x, buf)?;
+                        }
                         check_finite(&x, Some(i + 1))?;
                         emit(i + 1, &x);
                         Ok::<(), PackedError>(())
@@ -139,7 +168,7 @@ impl PackedEncoder {
     }
 
     fn embed(&self, seqs: &[SeqRef<'_>], total: usize) -> std::result::Result<Vec<f32>, String> {
-        let h = self.hidden;
+        let h = self.emb_width;
         let table = |t, i, what| table_row(t, h, i, what);
         let mut x = Vec::with_capacity(total * h);
         for s in seqs {

@@ -29,6 +29,8 @@ pub(crate) struct EncoderModules {
     pub heads: usize,
     pub act: Activation,
     pub position_offset: usize,
+    /// The projection of factorised embeddings to the hidden size (ALBERT).
+    pub projection: Option<Linear>,
 }
 
 /// A tensor's values as one f32 buffer.
@@ -117,12 +119,15 @@ pub(crate) fn pack_layer(l: &LayerModules<'_>) -> Result<Option<(PackedLayer, f6
 /// uses something the packed path lacks (an activation other than GELU, tanh-GELU, ReLU or
 /// SiLU; RMS-style norms; layer norms with different epsilons).
 ///
-/// `layer(i)` loads layer `i` and packs it with [`pack_layer`]; layers are asked for in order.
+/// `layer(i)` loads distinct layer `i` and packs it with [`pack_layer`]; layers are asked for
+/// in order. `steps` lists, per hidden state after the embeddings, the distinct layers that
+/// produce it (one each, or a shared group).
 /// The embeddings' candle tensors are dropped once copied and each layer's can be dropped as
 /// soon as it is packed, so packing never holds more than one tensor group twice.
 pub(crate) fn pack(
     m: EncoderModules,
     n_layers: usize,
+    steps: Vec<Vec<usize>>,
     mut layer: impl FnMut(usize) -> Result<Option<(PackedLayer, f64)>>,
 ) -> Result<Option<PackedEncoder>> {
     let Some(act) = packed_act(m.act) else {
@@ -132,13 +137,18 @@ pub(crate) fn pack(
         return Ok(None);
     }
     let (emb_g, emb_b, emb_eps) = norm_parts(&m.norm)?;
-    let hidden = m.word.embeddings().dim(1)?;
+    let emb_width = m.word.embeddings().dim(1)?;
+    let projection = m.projection.as_ref().map(linear_parts).transpose()?;
+    let hidden = match &m.projection {
+        Some(p) => p.weight().dim(0)?,
+        None => emb_width,
+    };
     let word = values(m.word.embeddings())?;
     let position = values(m.position.embeddings())?;
     let token_type = m.token_type.map(|t| values(t.embeddings())).transpose()?;
     let (heads, position_offset) = (m.heads, m.position_offset);
     let fallback_eps = m.norm.eps();
-    drop((m.word, m.position, m.norm));
+    drop((m.word, m.position, m.norm, m.projection));
     let mut eps = None;
     let mut layers = Vec::with_capacity(n_layers);
     for i in 0..n_layers {
@@ -153,8 +163,14 @@ pub(crate) fn pack(
     let inter = layers
         .first()
         .map_or(4 * hidden, |l: &PackedLayer| l.inter_b.len());
+    if steps.iter().flatten().any(|&i| i >= layers.len()) {
+        candle_core::bail!("a layer step names a layer the encoder does not have");
+    }
     Ok(Some(PackedEncoder {
         hidden,
+        emb_width,
+        projection,
+        steps,
         heads,
         inter,
         act,

@@ -20,11 +20,14 @@ fn mask_logits_and_top_k_match_transformers() {
         let r = reference(name);
         let items = r["items"].as_array().unwrap();
         let texts: Vec<&str> = items.iter().map(|i| i["text"].as_str().unwrap()).collect();
-        // One text at a time, a padded batch, and (BERT, RoBERTa) the packed kernels and candle.
+        // One text at a time and batches, on the packed kernels (ALBERT's shared layers
+        // included) and on candle's padded path.
         for (packed, bs) in [(true, 1), (true, 8), (false, 3)] {
             let mut mlm = MaskedLm::load(&source(name), &opts(bs)).unwrap();
             assert_eq!(mlm.mask_token(), r["mask_token"].as_str().unwrap());
-            mlm.model_mut().set_packed_cpu(packed);
+            assert_eq!(mlm.model_mut().set_packed_cpu(packed), packed);
+            let kernels = if packed { "packed-cpu" } else { "candle" };
+            assert_eq!(mlm.model().kernels(), kernels);
             let logits = mlm.mask_logits(&texts).unwrap();
             let top = mlm.top_k(&texts, 8).unwrap();
             for (t, item) in items.iter().enumerate() {
@@ -59,15 +62,18 @@ fn albert_encoder_matches_transformers() {
     // Factorised embeddings, two shared groups of two layers: the last hidden state.
     let name = "masked-lm/albert";
     let r = reference(name);
-    let emb = Embedder::load(&source(name), &opts(2)).unwrap();
-    for item in r["items"].as_array().unwrap() {
-        let text = item["text"].as_str().unwrap();
-        let states = emb.token_states(&[(text, None)], None).unwrap();
-        let want = matrix(&item["last_hidden"]);
-        let got = &states.states[0];
-        assert_eq!(got.len(), want.len());
-        for (p, (g, w)) in got.iter().zip(&want).enumerate() {
-            close(g, w, &format!("{text} token {p}"));
+    let mut emb = Embedder::load(&source(name), &opts(2)).unwrap();
+    for packed in [true, false] {
+        emb.model_mut().set_packed_cpu(packed);
+        for item in r["items"].as_array().unwrap() {
+            let text = item["text"].as_str().unwrap();
+            let states = emb.token_states(&[(text, None)], None).unwrap();
+            let want = matrix(&item["last_hidden"]);
+            let got = &states.states[0];
+            assert_eq!(got.len(), want.len());
+            for (p, (g, w)) in got.iter().zip(&want).enumerate() {
+                close(g, w, &format!("{text} token {p} packed={packed}"));
+            }
         }
     }
     let cls = SequenceClassifier::load(&source("masked-lm/albert-classifier"), &opts(3)).unwrap();
