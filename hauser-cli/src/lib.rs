@@ -32,6 +32,8 @@ pub mod interrupt;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;
+pub mod metric_flags;
+pub mod metric_input;
 pub mod narratives;
 pub mod neural_metric;
 pub mod newsmet;

@@ -34,7 +34,7 @@ enum Command {
     /// Pearson, Spearman and Kendall correlation of two TSV columns, with p-values (JSON out).
     Corr(meta_eval::CorrArgs),
     /// Text metrics of line-aligned files (BLEU, chrF, ROUGE, diversity, neural metrics).
-    Metric(metric::MetricArgs),
+    Metric(Box<metric::MetricArgs>),
     /// The formality-transfer meta-evaluation (Lai et al. 2022): its tables from the released files.
     Formality(formality::FormalityArgs),
     /// The figurative narratives benchmark: zero-shot and multiple-choice scoring, accuracy,
@@ -47,7 +47,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(
+        std::env::args_os().collect(),
+    ));
     let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
         eprintln!("hauser: error: {e}");

@@ -2,11 +2,12 @@
 //! line-aligned files.
 //!
 //! With `--sentence`: one score per hypothesis line on the 0-1 scale, full precision, nothing
-//! else on stdout. Without: one JSON line with the corpus score and its signature. Empty lines,
-//! mismatched line counts and invalid UTF-8 are errors naming the file and line (a blank line
-//! in a line-aligned file is almost always a misalignment, which would silently shift every
-//! score after it). Inputs go through [`crate::files`]: `-` is standard input, a byte-order
-//! mark is ignored, CRLF is accepted.
+//! else on stdout (`--format jsonl`: one object per line with the statistics). Without: one
+//! JSON line with the corpus score and its signature (`--format json`: and the statistics).
+//! An empty line is an empty segment, scored as the reference tools score it (0 for BLEU,
+//! chrF, ROUGE); mismatched line counts and invalid UTF-8 are errors naming the file and line.
+//! Inputs go through [`crate::files`]: `-` is standard input, a byte-order mark is ignored,
+//! CRLF is accepted. `--input` reads JSONL records instead ([`crate::metric_input`]).
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
 //! command-line flags; the neural ones (bertscore, bleurt, comet, perplexity, style) from
@@ -18,10 +19,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::json;
 
-use figlang_metrics::text::{metric_by_name, MetricError, TextMetric, TextMetricOptions};
+use figlang_metrics::text::{metric_by_name, MetricError, TextMetric};
 
 use crate::error::CliError;
 use crate::files;
+use crate::metric_flags::TextFlags;
 use crate::neural_metric::{self, NeuralMetricArgs};
 use crate::wmd_metric::{self, WmdArgs};
 
@@ -37,40 +39,34 @@ pub struct MetricArgs {
     /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, perplexity, style).
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
-    #[arg(long, value_name = "FILE")]
-    pub hyp: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "input",
+        conflicts_with = "input"
+    )]
+    pub hyp: Option<PathBuf>,
     /// References, line-aligned with the hypotheses; repeat for several references (`-` for
     /// stdin, for at most one input of the run).
-    #[arg(long = "ref", value_name = "FILE")]
+    #[arg(long = "ref", value_name = "FILE", conflicts_with = "input")]
     pub refs: Vec<PathBuf>,
-    /// One score per hypothesis (0-1 scale) instead of the corpus JSON line.
+    /// JSONL instead of --hyp/--ref: `{"hyp": "...", "refs": ["...", ...]}` per line
+    /// (newlines allowed inside, e.g. rougeLsum's sentences; every line the same number of
+    /// references). `-` for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// One score per hypothesis (0-1 scale) instead of the corpus score.
     #[arg(long)]
     pub sentence: bool,
-    /// bleu: sacreBLEU tokenizer (13a, intl, none; default 13a). wmd: nltk (NLTK
-    /// word_tokenize, the default, as the formality paper) or none (pre-tokenised text, split
-    /// on white space).
-    #[arg(long)]
-    pub tokenize: Option<String>,
-    /// bleu: exp, floor, add-k, none; sentbleu: method0..method7 (default method1).
-    #[arg(long)]
-    pub smooth: Option<String>,
-    /// bleu, chrf: lowercase first.
-    #[arg(long)]
-    pub lowercase: bool,
-    /// sentbleu, meteor, selfbleu, distinct, pltrdy ROUGE: NLTK release to reproduce
-    /// (current = 3.10.4, or 3.4.5 as in the formality paper: its word_tokenize, and for
-    /// meteor its whole algorithm).
-    #[arg(long, default_value = "current")]
-    pub nltk_tokenizer: String,
-    /// ROUGE implementation: rouge-score (Google), pltrdy (rouge 1.0.1) or pltrdy-0.3.2.
-    #[arg(long, default_value = "rouge-score")]
-    pub rouge_impl: String,
-    /// pltrdy ROUGE: tokenize with NLTK word_tokenize first (as the formality paper did).
-    #[arg(long)]
-    pub rouge_pretokenize: bool,
-    /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
-    #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
-    pub wordnet: PathBuf,
+    /// Output: `plain` (the corpus JSON line with score and signature, or one number per
+    /// line with --sentence), `json` (the corpus line with every statistic: BLEU counts,
+    /// totals, precisions, bp, ratio, sys_len, ref_len; chrF stats; ROUGE precision, recall,
+    /// fmeasure...), `jsonl` (with --sentence: one such object per hypothesis); also -f.
+    #[arg(long, default_value = "plain", value_parser = ["plain", "text", "json", "jsonl"])]
+    pub format: String,
+    /// Text-metric options (sacreBLEU, rouge-score and NLTK names).
+    #[command(flatten)]
+    pub text: TextFlags,
     /// Word Mover's Distance options.
     #[command(flatten)]
     pub wmd: WmdArgs,
@@ -79,40 +75,33 @@ pub struct MetricArgs {
     pub neural: NeuralMetricArgs,
 }
 
-/// Reads a line-aligned text file (`-` for standard input): one item per line, none empty,
-/// valid UTF-8; a byte-order mark is ignored and CRLF endings are accepted.
+/// Reads a line-aligned text file (`-` for standard input): one segment per line, valid
+/// UTF-8; a byte-order mark is ignored and CRLF endings are accepted. An empty line is an empty
+/// segment (data, scored as the reference tools score it); a file without bytes holds none.
 ///
 /// # Errors
 /// [`CliError::Io`] when unreadable; [`CliError::TooLarge`] above the in-memory limit;
-/// [`CliError::Input`] naming the line otherwise.
+/// [`CliError::Input`] naming the line of invalid UTF-8.
 pub fn read_lines(path: &Path) -> Result<Vec<String>, CliError> {
     let bytes = files::read_all(path)?;
-    let mut out = Vec::new();
+    // `files` drops a byte-order mark; a file with nothing else holds no segment.
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
     let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-    if body.is_empty() {
-        return Err(CliError::Input {
-            path: path.to_path_buf(),
-            line: 1,
-            message: "file is empty".into(),
-        });
-    }
-    for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let text = std::str::from_utf8(raw).map_err(|e| CliError::Input {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
-        })?;
-        if text.trim().is_empty() {
-            return Err(CliError::Input {
-                path: path.to_path_buf(),
-                line: i + 1,
-                message: "empty line (every line must hold a segment)".into(),
-            });
-        }
-        out.push(text.to_string());
-    }
-    Ok(out)
+    body.split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, raw)| {
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            std::str::from_utf8(raw)
+                .map(str::to_string)
+                .map_err(|e| CliError::Input {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+                })
+        })
+        .collect()
 }
 
 /// [`read_lines`] for a file that must be line-aligned with the `n` hypotheses of `hyp`.
@@ -136,19 +125,6 @@ fn metric_err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
-/// The registry's settings from the command line.
-fn options(args: &MetricArgs) -> Result<TextMetricOptions, CliError> {
-    Ok(TextMetricOptions {
-        sacre_tokenizer: args.tokenize.clone().unwrap_or_else(|| "13a".into()),
-        smoothing: args.smooth.clone(),
-        lowercase: args.lowercase,
-        nltk: args.nltk_tokenizer.parse().map_err(metric_err)?,
-        rouge_impl: args.rouge_impl.clone(),
-        rouge_pretokenize: args.rouge_pretokenize,
-        wordnet: args.wordnet.clone(),
-    })
-}
-
 /// The text metric named on the command line.
 fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMetric>, CliError> {
     let name = args.name.as_str();
@@ -158,7 +134,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
             TEXT_METRICS[..12].join(", ")
         )));
     }
-    let metric = metric_by_name(name, &options(args)?).map_err(metric_err)?;
+    let metric = metric_by_name(name, &args.text.options()?).map_err(metric_err)?;
     if metric.needs_references() && refs.is_empty() {
         return Err(CliError::Usage(format!(
             "{name} needs at least one --ref file"
@@ -167,12 +143,31 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     Ok(metric)
 }
 
+/// The hypotheses and reference lists of the run: from --hyp/--ref files or a JSONL --input.
+fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliError> {
+    if let Some(input) = &args.input {
+        return crate::metric_input::read_jsonl(input);
+    }
+    let hyp = args
+        .hyp
+        .as_deref()
+        .ok_or_else(|| CliError::Usage("give --hyp (and --ref) or --input".into()))?;
+    let hyps = read_lines(hyp)?;
+    let mut refs = Vec::with_capacity(args.refs.len());
+    for path in &args.refs {
+        refs.push(read_aligned(path, hyp, hyps.len())?);
+    }
+    Ok((hyps, refs))
+}
+
 /// Runs `hauser metric`, writing to `out`.
 ///
 /// # Errors
 /// Unreadable or malformed inputs, mismatched line counts, bad options, metric failures.
 pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut inputs = vec![("--hyp", args.hyp.as_path())];
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    inputs.extend(args.hyp.iter().map(|h| ("--hyp", h.as_path())));
+    inputs.extend(args.input.iter().map(|h| ("--input", h.as_path())));
     inputs.extend(args.refs.iter().map(|r| ("--ref", r.as_path())));
     inputs.extend(
         args.neural
@@ -182,13 +177,16 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     );
     inputs.extend(args.neural.src.iter().map(|s| ("--src", s.as_path())));
     files::check_single_stdin(&inputs)?;
-    let hyps = read_lines(&args.hyp)?;
-    let mut refs = Vec::with_capacity(args.refs.len());
-    for path in &args.refs {
-        refs.push(read_aligned(path, &args.hyp, hyps.len())?);
-    }
+    let (hyps, refs) = read_texts(args)?;
     let src = match &args.neural.src {
-        Some(path) => Some(read_aligned(path, &args.hyp, hyps.len())?),
+        Some(path) => Some(read_aligned(
+            path,
+            args.hyp
+                .as_deref()
+                .or(args.input.as_deref())
+                .unwrap_or(path),
+            hyps.len(),
+        )?),
         None => None,
     };
     let texts = neural_metric::Texts {
@@ -204,20 +202,35 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let metric = text_metric(args, &refs)?;
     let io = |e| CliError::io("<stdout>", e);
-    if args.sentence {
+    let detailed = matches!(args.format.as_str(), "json" | "jsonl");
+    if args.sentence && detailed {
+        for d in metric.sentence_details(&hyps, &refs).map_err(metric_err)? {
+            writeln!(out, "{}", serde_json::Value::Object(d)).map_err(io)?;
+        }
+    } else if args.sentence {
         let per_line = metric.sentence_scores(&hyps, &refs).map_err(metric_err)?;
         for s in &per_line {
             writeln!(out, "{s}").map_err(io)?;
         }
     } else {
-        let corpus = metric.corpus_score(&hyps, &refs).map_err(metric_err)?;
-        let line = json!({
+        let (corpus, details) = if detailed {
+            metric.corpus_details(&hyps, &refs).map_err(metric_err)?
+        } else {
+            let c = metric.corpus_score(&hyps, &refs).map_err(metric_err)?;
+            (c, Default::default())
+        };
+        let mut line = json!({
             "metric": args.name,
             "score": corpus.score,
             "scale": metric.scale().as_str(),
             "n": hyps.len(),
             "signature": corpus.signature.to_string(),
         });
+        for (k, v) in details {
+            if k != "score" {
+                line[k] = v;
+            }
+        }
         writeln!(out, "{line}").map_err(io)?;
     }
     Ok(())

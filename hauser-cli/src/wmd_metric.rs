@@ -69,9 +69,10 @@ pub fn scorer(args: &MetricArgs) -> Result<Wmd, CliError> {
     let path = args.wmd.vectors.as_deref().ok_or_else(|| {
         CliError::Usage("wmd needs --vectors FILE (word2vec binary or text, or GloVe)".into())
     })?;
-    let tokenizer = match args.tokenize.as_deref() {
+    let tokenizer = match args.text.tokenize.as_deref() {
         None | Some("nltk") => WmdTokenizer::Nltk(
-            args.nltk_tokenizer
+            args.text
+                .nltk_tokenizer
                 .parse()
                 .map_err(|e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string()))?,
         ),

@@ -108,6 +108,26 @@ impl Default for NltkBleu {
     }
 }
 
+/// NLTK BLEU with its intermediate values.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NltkBleuDetails {
+    /// BLEU, 0-1.
+    pub score: f64,
+    /// Modified n-gram precisions per order, unsmoothed (`Fraction(num, den)` as NLTK keeps
+    /// them; a denominator of 0 counts as 1).
+    pub precisions: Vec<f64>,
+    /// Their numerators (clipped matches), summed over the corpus.
+    pub p_numerators: Vec<usize>,
+    /// Their denominators (hypothesis n-grams, at least 1 per segment).
+    pub p_denominators: Vec<usize>,
+    /// Brevity penalty.
+    pub bp: f64,
+    /// Hypothesis tokens.
+    pub hyp_len: usize,
+    /// Closest-reference tokens.
+    pub ref_len: usize,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frac {
     num: usize,
@@ -198,6 +218,49 @@ impl NltkBleu {
         Ok(MetricScore::new(score, self.signature(refs.len())))
     }
 
+    /// [`NltkBleu::sentence`] with NLTK's intermediate values.
+    ///
+    /// # Errors
+    /// As [`NltkBleu::sentence_tokens`].
+    pub fn sentence_details<R: AsRef<str>>(
+        &self,
+        hyp: &str,
+        refs: &[R],
+    ) -> Result<NltkBleuDetails, MetricError> {
+        let h = self.tokenizer.tokenize(hyp);
+        let rs: Vec<Vec<String>> = refs
+            .iter()
+            .map(|r| self.tokenizer.tokenize(r.as_ref()))
+            .collect();
+        self.corpus_details_tokens(std::slice::from_ref(&rs), std::slice::from_ref(&h))
+    }
+
+    /// NLTK `corpus_bleu` of raw strings (pooled n-gram counts and lengths, not a mean of
+    /// sentence scores), tokenized as [`NltkBleu::sentence`] does; `refs[i]` holds the
+    /// references of `hyps[i]`.
+    ///
+    /// # Errors
+    /// As [`NltkBleu::corpus_tokens`].
+    pub fn corpus<H: AsRef<str>, R: AsRef<str>>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> Result<NltkBleuDetails, MetricError> {
+        let h: Vec<Vec<String>> = hyps
+            .iter()
+            .map(|x| self.tokenizer.tokenize(x.as_ref()))
+            .collect();
+        let r: Vec<Vec<Vec<String>>> = refs
+            .iter()
+            .map(|rs| {
+                rs.iter()
+                    .map(|x| self.tokenizer.tokenize(x.as_ref()))
+                    .collect()
+            })
+            .collect();
+        self.corpus_details_tokens(&r, &h)
+    }
+
     /// NLTK `corpus_bleu(list_of_references, hypotheses)` on tokenized text.
     ///
     /// # Errors
@@ -207,6 +270,21 @@ impl NltkBleu {
         list_of_refs: &[L],
         hyps: &[H],
     ) -> Result<f64, MetricError> {
+        self.corpus_details_tokens(list_of_refs, hyps)
+            .map(|d| d.score)
+    }
+
+    /// [`NltkBleu::corpus_tokens`] with NLTK's intermediate values: the modified precisions'
+    /// numerators and denominators per order (summed over the corpus), the brevity penalty and
+    /// the lengths.
+    ///
+    /// # Errors
+    /// As [`NltkBleu::corpus_tokens`].
+    pub fn corpus_details_tokens<S: AsRef<[String]>, L: AsRef<[S]>, H: AsRef<[String]>>(
+        &self,
+        list_of_refs: &[L],
+        hyps: &[H],
+    ) -> Result<NltkBleuDetails, MetricError> {
         if list_of_refs.len() != hyps.len() {
             return Err(MetricError::input(
                 "sentbleu",
@@ -247,8 +325,21 @@ impl NltkBleu {
         } else {
             (1.0 - ref_len as f64 / hyp_len as f64).exp()
         };
+        let mut out = NltkBleuDetails {
+            score: 0.0,
+            precisions: nums
+                .iter()
+                .zip(&dens)
+                .map(|(&n, &d)| Frac { num: n, den: d }.value())
+                .collect(),
+            p_numerators: nums.clone(),
+            p_denominators: dens.clone(),
+            bp,
+            hyp_len,
+            ref_len,
+        };
         if nums[0] == 0 {
-            return Ok(0.0);
+            return Ok(out);
         }
         let p_n: Vec<Frac> = nums
             .iter()
@@ -270,7 +361,8 @@ impl NltkBleu {
                 .filter(|(_, &p)| p > 0.0)
                 .map(|(w, p)| w * p.ln()),
         );
-        Ok(bp * s.exp())
+        out.score = bp * s.exp();
+        Ok(out)
     }
 
     fn smooth<S: AsRef<[String]>>(

@@ -117,6 +117,43 @@ impl BleuStats {
     }
 }
 
+/// sacreBLEU's `BLEUScore` fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BleuDetails {
+    /// BLEU, 0-100.
+    pub score: f64,
+    /// Matched n-grams per order (with add-k smoothing, plus k from order 2, as sacreBLEU
+    /// reports them).
+    pub counts: Vec<f64>,
+    /// Hypothesis n-grams per order (likewise).
+    pub totals: Vec<f64>,
+    /// n-gram precisions, 0-100 (smoothed where smoothing applies; 0 past the last order used).
+    pub precisions: Vec<f64>,
+    /// Brevity penalty.
+    pub bp: f64,
+    /// `sys_len / ref_len` (0 without reference tokens).
+    pub ratio: f64,
+    /// Hypothesis tokens.
+    pub sys_len: usize,
+    /// Closest-reference tokens.
+    pub ref_len: usize,
+}
+
+impl BleuDetails {
+    /// sacreBLEU's `verbose_score`: `p1/p2/p3/p4 (BP = ... ratio = ... hyp_len = ... ref_len = ...)`.
+    pub fn verbose(&self) -> String {
+        let p: Vec<String> = self.precisions.iter().map(|p| format!("{p:.1}")).collect();
+        format!(
+            "{} (BP = {:.3} ratio = {:.3} hyp_len = {} ref_len = {})",
+            p.join("/"),
+            self.bp,
+            self.ratio,
+            self.sys_len,
+            self.ref_len
+        )
+    }
+}
+
 type NgramCounts<'a, 'b> = HashMap<&'b [&'a str], usize>;
 
 fn all_ngrams<'a, 'b>(tokens: &'b [&'a str], max_n: usize) -> NgramCounts<'a, 'b> {
@@ -372,6 +409,12 @@ impl SacreBleu {
 
     /// BLEU (0-100) from sufficient statistics (sacreBLEU's `compute_bleu`).
     pub fn score_from_stats(&self, stats: &BleuStats) -> f64 {
+        self.details(stats).score
+    }
+
+    /// sacreBLEU's `BLEUScore` of sufficient statistics: the score with its n-gram counts,
+    /// totals, precisions (0-100), brevity penalty and length ratio.
+    pub fn details(&self, stats: &BleuStats) -> BleuDetails {
         let (sys, rl) = (stats.sys_len as f64, stats.ref_len as f64);
         let bp = if sys < rl {
             if sys > 0.0 {
@@ -382,16 +425,25 @@ impl SacreBleu {
         } else {
             1.0
         };
-        if stats.correct.iter().all(|&c| c == 0) {
-            return 0.0;
-        }
         let max_n = self.max_ngram_order;
-        let mut correct: Vec<f64> = stats.correct.iter().map(|&c| c as f64).collect();
-        let mut total: Vec<f64> = stats.total.iter().map(|&c| c as f64).collect();
-        let mut precisions = vec![0.0; max_n];
+        let mut out = BleuDetails {
+            score: 0.0,
+            counts: stats.correct.iter().map(|&c| c as f64).collect(),
+            totals: stats.total.iter().map(|&c| c as f64).collect(),
+            precisions: vec![0.0; max_n],
+            bp,
+            ratio: if stats.ref_len > 0 { sys / rl } else { 0.0 },
+            sys_len: stats.sys_len,
+            ref_len: stats.ref_len,
+        };
+        if stats.correct.iter().all(|&c| c == 0) {
+            return out;
+        }
+        let (correct, total, precisions) = (&mut out.counts, &mut out.totals, &mut out.precisions);
         let mut smooth_mteval = 1.0;
         let mut eff_order = max_n;
         for n in 1..=max_n {
+            // sacreBLEU adds k to the lists it returns, so the counts it reports include it.
             if let SacreSmoothing::AddK(k) = self.smoothing {
                 if n > 1 {
                     correct[n - 1] += k;
@@ -418,7 +470,21 @@ impl SacreBleu {
             }
         }
         let s: f64 = precisions[..eff_order].iter().map(|&p| my_log(p)).sum();
-        bp * (s / eff_order as f64).exp()
+        out.score = bp * (s / eff_order as f64).exp();
+        out
+    }
+
+    /// The statistics of a corpus: each segment's, summed.
+    pub fn corpus_stats<H: AsRef<str>, R: AsRef<str>>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> BleuStats {
+        let mut total = BleuStats::zeros(self.max_ngram_order);
+        for (h, r) in hyps.iter().zip(refs) {
+            self.accumulate(h.as_ref(), r, &mut total);
+        }
+        total
     }
 
     /// sacreBLEU `sentence_score(hyp, refs)`.
@@ -463,10 +529,7 @@ impl SacreBleu {
         refs: &[Vec<R>],
     ) -> Result<MetricScore, MetricError> {
         let nrefs = corpus_nrefs("bleu", hyps.len(), refs)?;
-        let mut total = BleuStats::zeros(self.max_ngram_order);
-        for (h, r) in hyps.iter().zip(refs) {
-            self.accumulate(h.as_ref(), r, &mut total);
-        }
+        let total = self.corpus_stats(hyps, refs);
         Ok(MetricScore::new(
             self.score_from_stats(&total),
             self.signature(nrefs),

@@ -18,6 +18,7 @@
 //! Every score comes with a [`hauser_core::Signature`] ([`MetricScore`]). Golden tests in
 //! `figlang-metrics/tests/` compare with fixtures written by `tools/gen_text_metric_fixtures.py`.
 
+mod adapters;
 pub mod bleu_nltk;
 pub mod bleu_sacre;
 pub mod chrf;
@@ -37,5 +38,7 @@ pub mod wordnet;
 pub mod wordnet_sim;
 
 pub use error::MetricError;
-pub use registry::{metric_by_name, Scale, TextMetric, TextMetricOptions, NAMES};
+pub use registry::{
+    metric_by_name, ChrfOptions, Details, Scale, TextMetric, TextMetricOptions, NAMES,
+};
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

@@ -23,6 +23,9 @@ use std::path::PathBuf;
 
 use hauser_core::Signature;
 
+use super::adapters::{
+    score_only, Averaged, Bleu, ChrfMetric, DistinctMetric, Rouge, SelfBleuMetric, Sentence,
+};
 use super::bleu_nltk::{NltkBleu, Smoothing};
 use super::bleu_sacre::{SacreBleu, SacreSmoothing};
 use super::chrf::Chrf;
@@ -114,20 +117,79 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<MetricScore, MetricError>;
+
+    /// One object per hypothesis: `score` (as [`TextMetric::sentence_scores`]) and the
+    /// statistics under the reference tool's names: sacreBLEU's BLEU `counts`, `totals`,
+    /// `precisions` (0-100), `bp`, `ratio`, `sys_len`, `ref_len`; chrF's `stats`; ROUGE's
+    /// `precision`, `recall`, `fmeasure`; NLTK BLEU's modified `precisions` with
+    /// `p_numerators`, `p_denominators`, `bp`, `hyp_len`, `ref_len`. Metrics without
+    /// statistics give the score alone.
+    ///
+    /// # Errors
+    /// As [`TextMetric::sentence_scores`].
+    fn sentence_details(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Details>, MetricError> {
+        Ok(self
+            .sentence_scores(hyps, refs)?
+            .into_iter()
+            .map(score_only)
+            .collect())
+    }
+
+    /// The corpus score and its statistics (as [`TextMetric::sentence_details`], over the
+    /// corpus: summed statistics, or the means of the averaged metrics' fields).
+    ///
+    /// # Errors
+    /// As [`TextMetric::sentence_scores`].
+    fn corpus_details(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<(MetricScore, Details), MetricError> {
+        let s = self.corpus_score(hyps, refs)?;
+        let d = score_only(s.score);
+        Ok((s, d))
+    }
 }
+
+/// A score's statistics by field name (a JSON object).
+pub type Details = serde_json::Map<String, serde_json::Value>;
 
 /// Settings of the metrics built by [`metric_by_name`]. A setting is read (and, for the textual
 /// ones, parsed) only by the metrics it concerns, so a setting meant for another metric is
 /// never an error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextMetricOptions {
-    /// bleu: sacreBLEU tokenizer (`13a`, `intl`, `none`).
+    /// bleu: sacreBLEU tokenizer (`13a`, `intl`, `char`, `zh`, `none`).
     pub sacre_tokenizer: String,
     /// bleu: `exp` (default), `floor`, `add-k`, `none`; sentbleu: `method0`..`method7`
     /// (default `method1`).
     pub smoothing: Option<String>,
+    /// bleu: the value of `floor` (default 0.1) or `add-k` (default 1) smoothing.
+    pub smooth_value: Option<f64>,
+    /// bleu: the highest n-gram order (4).
+    pub max_ngram_order: Option<usize>,
+    /// bleu: effective order for the corpus score (sentence scores always use it, as
+    /// sacreBLEU's `sentence_score` recommends).
+    pub effective_order: bool,
     /// bleu, chrf: lowercase first.
     pub lowercase: bool,
+    /// chrf, chrf++: sacreBLEU's chrF settings.
+    pub chrf: ChrfOptions,
+    /// sentbleu, selfbleu: NLTK's n-gram weights (any length; default four times 0.25).
+    pub weights: Option<Vec<f64>>,
+    /// sentbleu: NLTK's `auto_reweigh`.
+    pub auto_reweigh: bool,
+    /// sentbleu: the corpus score is NLTK's `corpus_bleu` (pooled counts) rather than the mean
+    /// of sentence scores.
+    pub nltk_corpus: bool,
+    /// rouge-score: Porter stemming (`use_stemmer`).
+    pub use_stemmer: bool,
+    /// rouge-score: ROUGE-Lsum sentences from Punkt rather than newlines (`split_summaries`).
+    pub split_summaries: bool,
     /// sentbleu, meteor, selfbleu, distinct, pltrdy ROUGE: the NLTK release to reproduce
     /// (for meteor, 3.4.5 also selects that release's algorithm).
     pub nltk: NltkTokenizer,
@@ -139,12 +201,39 @@ pub struct TextMetricOptions {
     pub wordnet: PathBuf,
 }
 
+/// sacreBLEU's chrF settings (`--chrf-*`); `None` keeps the metric's default (chrF: 6
+/// character and 0 word orders, chrF++: 2 word orders; beta 2).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChrfOptions {
+    /// Character n-gram order.
+    pub char_order: Option<usize>,
+    /// Word n-gram order.
+    pub word_order: Option<usize>,
+    /// Recall weight beta.
+    pub beta: Option<f64>,
+    /// Keep whitespace in character n-grams.
+    pub whitespace: bool,
+    /// Lowercase first.
+    pub lowercase: bool,
+    /// chrF++.py's eps smoothing instead of sacreBLEU's effective order.
+    pub eps_smoothing: bool,
+}
+
 impl Default for TextMetricOptions {
     fn default() -> Self {
         Self {
             sacre_tokenizer: "13a".into(),
             smoothing: None,
+            smooth_value: None,
+            max_ngram_order: None,
+            effective_order: false,
             lowercase: false,
+            chrf: ChrfOptions::default(),
+            weights: None,
+            auto_reweigh: false,
+            nltk_corpus: false,
+            use_stemmer: false,
+            split_summaries: false,
             nltk: NltkTokenizer::Current,
             rouge_impl: "rouge-score".into(),
             rouge_pretokenize: false,
@@ -165,26 +254,36 @@ pub fn metric_by_name(
     let o = options;
     Ok(match name {
         "bleu" => {
-            let smoothing: SacreSmoothing = o.smoothing.as_deref().unwrap_or("exp").parse()?;
+            let smoothing = match (
+                o.smoothing.as_deref().unwrap_or("exp").parse()?,
+                o.smooth_value,
+            ) {
+                (SacreSmoothing::Floor(_), Some(v)) => SacreSmoothing::Floor(v),
+                (SacreSmoothing::AddK(_), Some(v)) => SacreSmoothing::AddK(v),
+                (s, _) => s,
+            };
+            let max_ngram_order = o.max_ngram_order.unwrap_or(4);
+            if !(1..=MAX_ORDER).contains(&max_ngram_order) {
+                return Err(MetricError::option(
+                    "bleu",
+                    format!("max n-gram order {max_ngram_order} (1 to {MAX_ORDER})"),
+                ));
+            }
             let corpus = SacreBleu {
                 tokenizer: o.sacre_tokenizer.parse()?,
                 lowercase: o.lowercase,
                 smoothing,
-                ..SacreBleu::default()
+                effective_order: o.effective_order,
+                max_ngram_order,
             };
             Box::new(Bleu { corpus })
         }
         "sentbleu" => Box::new(Averaged {
             name: "sentbleu",
-            kind: Sentence::NltkBleu(NltkBleu {
-                smoothing: o
-                    .smoothing
-                    .as_deref()
-                    .unwrap_or("method1")
-                    .parse::<Smoothing>()?,
-                tokenizer: o.nltk,
-                ..NltkBleu::default()
-            }),
+            kind: Sentence::NltkBleu {
+                bleu: nltk_bleu(o, "method1")?,
+                corpus: o.nltk_corpus,
+            },
         }),
         "chrf" | "chrf++" => {
             let base = if name == "chrf" {
@@ -192,18 +291,45 @@ pub fn metric_by_name(
             } else {
                 Chrf::plus_plus()
             };
+            let c = &o.chrf;
+            let cfg = Chrf {
+                char_order: c.char_order.unwrap_or(base.char_order),
+                word_order: c.word_order.unwrap_or(base.word_order),
+                beta: c.beta.unwrap_or(base.beta),
+                lowercase: o.lowercase || c.lowercase,
+                whitespace: c.whitespace,
+                eps_smoothing: c.eps_smoothing,
+            };
+            if cfg.char_order + cfg.word_order == 0
+                || cfg.char_order > MAX_ORDER
+                || cfg.word_order > MAX_ORDER
+            {
+                return Err(MetricError::option(
+                    "chrf",
+                    format!(
+                        "character order {} and word order {} (each at most {MAX_ORDER}, not both 0)",
+                        cfg.char_order, cfg.word_order
+                    ),
+                ));
+            }
+            if !(cfg.beta.is_finite() && cfg.beta >= 0.0) {
+                return Err(MetricError::option(
+                    "chrf",
+                    format!("beta {} (a number >= 0)", cfg.beta),
+                ));
+            }
             Box::new(ChrfMetric {
                 name: if name == "chrf" { "chrf" } else { "chrf++" },
-                cfg: Chrf {
-                    lowercase: o.lowercase,
-                    ..base
-                },
+                cfg,
             })
         }
         "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
             let rouge_type: RougeType = name.parse()?;
             let imp = match o.rouge_impl.as_str() {
-                "rouge-score" => Rouge::Google(RougeScore::default()),
+                "rouge-score" => Rouge::Google(RougeScore {
+                    use_stemmer: o.use_stemmer,
+                    split_summaries: o.split_summaries,
+                }),
                 "pltrdy" | "pltrdy-0.3.2" => Rouge::Pltrdy(PltrdyRouge {
                     version: if o.rouge_impl == "pltrdy" {
                         PltrdyVersion::V1_0_1
@@ -253,10 +379,7 @@ pub fn metric_by_name(
         }
         "selfbleu" => Box::new(SelfBleuMetric {
             cfg: SelfBleu {
-                bleu: NltkBleu {
-                    tokenizer: o.nltk,
-                    ..NltkBleu::default()
-                },
+                bleu: nltk_bleu(o, "method1")?,
             },
         }),
         other => {
@@ -268,279 +391,39 @@ pub fn metric_by_name(
     })
 }
 
+/// The largest n-gram order a flag may ask for: beyond it every segment of real text has no
+/// matching n-gram, and statistics are allocated per order.
+const MAX_ORDER: usize = 64;
+
+/// NLTK BLEU with the options' smoothing (`default` when none), weights, re-weighing and
+/// tokenizer.
+fn nltk_bleu(o: &TextMetricOptions, default: &str) -> Result<NltkBleu, MetricError> {
+    let weights = o.weights.clone().unwrap_or_else(|| vec![0.25; 4]);
+    if weights.is_empty() || weights.len() > MAX_ORDER || weights.iter().any(|w| !w.is_finite()) {
+        return Err(MetricError::option(
+            "sentbleu",
+            format!("weights {weights:?}: 1 to {MAX_ORDER} finite numbers"),
+        ));
+    }
+    Ok(NltkBleu {
+        smoothing: o
+            .smoothing
+            .as_deref()
+            .unwrap_or(default)
+            .parse::<Smoothing>()?,
+        weights,
+        auto_reweigh: o.auto_reweigh,
+        tokenizer: o.nltk,
+        ..NltkBleu::default()
+    })
+}
+
 fn rouge_name(t: RougeType) -> &'static str {
     match t {
         RougeType::Rouge1 => "rouge1",
         RougeType::Rouge2 => "rouge2",
         RougeType::RougeL => "rougeL",
         RougeType::RougeLsum => "rougeLsum",
-    }
-}
-
-/// The references of each hypothesis (`per_hyp[i][k] = refs[k][i]`), after checking that every
-/// list is line-aligned with the hypotheses and, when `required`, that there is one.
-fn per_hyp_refs<'a>(
-    metric: &str,
-    hyps: &[String],
-    refs: &'a [Vec<String>],
-    required: bool,
-) -> Result<Vec<Vec<&'a str>>, MetricError> {
-    if required && refs.is_empty() {
-        return Err(MetricError::input(
-            metric,
-            "needs at least one reference list",
-        ));
-    }
-    if let Some((k, r)) = refs.iter().enumerate().find(|(_, r)| r.len() != hyps.len()) {
-        return Err(MetricError::input(
-            metric,
-            format!(
-                "reference list {} has {} lines for {} hypotheses",
-                k + 1,
-                r.len(),
-                hyps.len()
-            ),
-        ));
-    }
-    Ok((0..hyps.len())
-        .map(|i| refs.iter().map(|r| r[i].as_str()).collect())
-        .collect())
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// sacreBLEU BLEU: corpus BLEU (0-100); sentence scores with effective order, divided by 100.
-#[derive(Debug, Clone)]
-struct Bleu {
-    corpus: SacreBleu,
-}
-
-impl TextMetric for Bleu {
-    fn name(&self) -> &str {
-        "bleu"
-    }
-    fn scale(&self) -> Scale {
-        Scale::Percent
-    }
-    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.corpus.signature(n_refs)
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
-        let sentence = SacreBleu {
-            effective_order: true,
-            ..self.corpus.clone()
-        };
-        hyps.iter()
-            .zip(&per)
-            .map(|(h, r)| sentence.sentence(h, r).map(|s| s.score / 100.0))
-            .collect()
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
-        self.corpus.corpus(hyps, &per)
-    }
-}
-
-/// chrF / chrF++: corpus chrF (0-100); sentence scores on sacreBLEU 1.x's 0-1 scale.
-#[derive(Debug, Clone)]
-struct ChrfMetric {
-    name: &'static str,
-    cfg: Chrf,
-}
-
-impl TextMetric for ChrfMetric {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn scale(&self) -> Scale {
-        Scale::Percent
-    }
-    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.cfg.signature(n_refs, Scale::Percent.as_str())
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        hyps.iter()
-            .zip(&per)
-            .map(|(h, r)| self.cfg.sentence_unit(h, r).map(|s| s.score))
-            .collect()
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        self.cfg.corpus(hyps, &per)
-    }
-}
-
-/// A ROUGE implementation.
-#[derive(Debug, Clone)]
-enum Rouge {
-    Google(RougeScore),
-    Pltrdy(PltrdyRouge),
-}
-
-/// The sentence-level metrics whose corpus score is the mean of the sentence scores.
-#[derive(Debug)]
-enum Sentence {
-    NltkBleu(NltkBleu),
-    Rouge(RougeType, Rouge),
-    Meteor(Box<Meteor>),
-}
-
-/// A 0-1 sentence metric whose corpus value is the mean over hypotheses.
-#[derive(Debug)]
-struct Averaged {
-    name: &'static str,
-    kind: Sentence,
-}
-
-impl Averaged {
-    fn sentence(&self, hyp: &str, refs: &[&str]) -> Result<MetricScore, MetricError> {
-        match &self.kind {
-            Sentence::NltkBleu(b) => b.sentence(hyp, refs),
-            Sentence::Rouge(t, Rouge::Google(r)) => r.sentence(*t, hyp, refs),
-            Sentence::Rouge(t, Rouge::Pltrdy(r)) => r.sentence(*t, hyp, refs),
-            Sentence::Meteor(m) => m.sentence(hyp, refs),
-        }
-    }
-}
-
-impl TextMetric for Averaged {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn scale(&self) -> Scale {
-        Scale::Unit
-    }
-    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        let sig = match &self.kind {
-            Sentence::NltkBleu(b) => b.signature(n_refs),
-            Sentence::Rouge(t, Rouge::Google(r)) => r.signature(*t, n_refs),
-            Sentence::Rouge(t, Rouge::Pltrdy(r)) => r.signature(*t, n_refs),
-            Sentence::Meteor(m) => m.signature(n_refs),
-        };
-        sig.with("agg", "mean")
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        hyps.iter()
-            .zip(&per)
-            .map(|(h, r)| self.sentence(h, r).map(|s| s.score))
-            .collect()
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let scores = self.sentence_scores(hyps, refs)?;
-        Ok(MetricScore::new(
-            mean(&scores),
-            self.signature(hyps.len(), refs.len()),
-        ))
-    }
-}
-
-/// Distinct-n: distinct n-grams over all n-grams, of the corpus or of one hypothesis.
-#[derive(Debug, Clone)]
-struct DistinctMetric {
-    name: &'static str,
-    cfg: Distinct,
-}
-
-impl TextMetric for DistinctMetric {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn scale(&self) -> Scale {
-        Scale::Unit
-    }
-    fn needs_references(&self) -> bool {
-        false
-    }
-    fn signature(&self, _n_hyps: usize, _n_refs: usize) -> Signature {
-        self.cfg.signature("corpus")
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        _refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        hyps.iter()
-            .map(|h| self.cfg.sentence(h).map(|s| s.score))
-            .collect()
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        _refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        self.cfg.corpus(hyps)
-    }
-}
-
-/// Self-BLEU: each hypothesis against all the others; the corpus value is their mean.
-#[derive(Debug, Clone)]
-struct SelfBleuMetric {
-    cfg: SelfBleu,
-}
-
-impl TextMetric for SelfBleuMetric {
-    fn name(&self) -> &str {
-        "selfbleu"
-    }
-    fn scale(&self) -> Scale {
-        Scale::Unit
-    }
-    fn needs_references(&self) -> bool {
-        false
-    }
-    fn signature(&self, n_hyps: usize, _n_refs: usize) -> Signature {
-        self.cfg.signature(n_hyps)
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        _refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        self.cfg.per_text(hyps)
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let scores = self.sentence_scores(hyps, refs)?;
-        Ok(MetricScore::new(
-            mean(&scores),
-            self.signature(hyps.len(), refs.len()),
-        ))
     }
 }
 

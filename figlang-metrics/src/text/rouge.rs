@@ -84,6 +84,9 @@ fn f1(p: f64, r: f64) -> f64 {
 pub struct RougeScore {
     /// Porter stemming of tokens longer than 3 characters.
     pub use_stemmer: bool,
+    /// ROUGE-Lsum: split summaries into sentences with NLTK's Punkt (`sent_tokenize`) rather
+    /// than at newlines (`RougeScorer(split_summaries=True)`).
+    pub split_summaries: bool,
 }
 
 /// rouge-score's tokenizer: lowercase, non-`[a-z0-9]` runs become spaces.
@@ -151,10 +154,23 @@ fn ngram_counts(tokens: &[String], n: usize) -> HashMap<&[String], usize> {
 impl RougeScore {
     /// The signature.
     pub fn signature(&self, kind: RougeType, nrefs: usize) -> Signature {
-        Signature::new(kind.to_string(), crate::VERSION)
+        let sig = Signature::new(kind.to_string(), crate::VERSION)
             .with("compat", "rouge-score-0.1.2")
-            .with("stem", if self.use_stemmer { "porter" } else { "no" })
-            .with("tok", "rouge-score")
+            .with("stem", if self.use_stemmer { "porter" } else { "no" });
+        // Only ROUGE-Lsum reads sentences.
+        let sig = if kind == RougeType::RougeLsum {
+            sig.with(
+                "split",
+                if self.split_summaries {
+                    "punkt"
+                } else {
+                    "newline"
+                },
+            )
+        } else {
+            sig
+        };
+        sig.with("tok", "rouge-score")
             .with("case", "lc")
             .with("nrefs", nrefs)
             .with("multiref", "max-f")
@@ -224,7 +240,13 @@ impl RougeScore {
             }
             RougeType::RougeLsum => {
                 let sents = |s: &str| -> Vec<Vec<String>> {
-                    s.split('\n')
+                    let parts: Vec<&str> = if self.split_summaries {
+                        super::punkt::PunktModel::english().sentences(s)
+                    } else {
+                        s.split('\n').collect()
+                    };
+                    parts
+                        .into_iter()
                         .filter(|x| !x.is_empty())
                         .map(|x| self.tokens(x))
                         .collect()

@@ -112,6 +112,11 @@ pub enum SacreTokenizer {
     Intl,
     /// No tokenization (whitespace split only).
     None,
+    /// Every character a token (sacreBLEU's `char`, for languages without word boundaries).
+    Char,
+    /// Chinese: each Chinese character (sacreBLEU's ranges) a token, the rest by 13a's rules
+    /// (sacreBLEU's `zh`).
+    Zh,
 }
 
 impl fmt::Display for SacreTokenizer {
@@ -120,6 +125,8 @@ impl fmt::Display for SacreTokenizer {
             SacreTokenizer::T13a => "13a",
             SacreTokenizer::Intl => "intl",
             SacreTokenizer::None => "none",
+            SacreTokenizer::Char => "char",
+            SacreTokenizer::Zh => "zh",
         })
     }
 }
@@ -131,9 +138,15 @@ impl FromStr for SacreTokenizer {
             "13a" => Ok(SacreTokenizer::T13a),
             "intl" => Ok(SacreTokenizer::Intl),
             "none" => Ok(SacreTokenizer::None),
+            "char" => Ok(SacreTokenizer::Char),
+            "zh" => Ok(SacreTokenizer::Zh),
+            "ja-mecab" | "ko-mecab" | "flores101" | "flores200" | "spm" => Err(MetricError::option(
+                "bleu",
+                format!("tokenizer {s:?} is not built in (it needs MeCab or a SentencePiece model); 13a, intl, char, zh and none are"),
+            )),
             other => Err(MetricError::option(
                 "bleu",
-                format!("unknown tokenizer {other:?} (expected 13a, intl or none)"),
+                format!("unknown tokenizer {other:?} (expected 13a, intl, char, zh or none)"),
             )),
         }
     }
@@ -169,13 +182,16 @@ static PUNCT_13A: [bool; 256] = {
     t
 };
 
-/// 13a's first rule on ` {line} ` into `a`. With `bail`, gives up (`false`) at the first byte
-/// that 13a's replacements before the rules could touch (`<`, `&`, line feed).
-fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool) -> bool {
+/// 13a's first rule on ` {line} ` (`pad`; `zh` runs the rules on the line as it is) into `a`.
+/// With `bail`, gives up (`false`) at the first byte that 13a's replacements before the rules
+/// could touch (`<`, `&`, line feed).
+fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool, pad: bool) -> bool {
     a.clear();
     a.reserve(3 * line.len() + 6);
     // The leading space is in the class itself: ` ` -> `   `.
-    a.extend_from_slice(b"   ");
+    if pad {
+        a.extend_from_slice(b"   ");
+    }
     let bytes = line.as_bytes();
     let mut run = 0;
     for (i, &c) in bytes.iter().enumerate() {
@@ -191,7 +207,9 @@ fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool) -> bool {
         }
     }
     a.extend_from_slice(&bytes[run..]);
-    a.extend_from_slice(b"   ");
+    if pad {
+        a.extend_from_slice(b"   ");
+    }
     true
 }
 
@@ -250,10 +268,66 @@ fn pair_pass(
 /// `line` is the raw line: 13a's replacements ([`pre_13a`]) are applied first where they could
 /// change anything.
 fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
-    let (a, b) = (&mut sc.a, &mut sc.b);
-    if !rule1_13a(line, a, true) {
-        rule1_13a(&pre_13a(line), a, false);
+    if !rule1_13a(line, &mut sc.a, true, true) {
+        rule1_13a(&pre_13a(line), &mut sc.a, false, true);
     }
+    regexp_rest(sc)
+}
+
+/// sacreBLEU's `zh`: the line stripped (Python's `str.strip()`), a space on each side of every
+/// Chinese character, then the `TokenizerRegexp` rules on exactly that (no 13a replacements, no
+/// padding).
+fn rules_zh<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
+    let mut spaced = String::with_capacity(line.len() * 2);
+    for c in line.trim_matches(is_py_space).chars() {
+        if is_chinese_char(c) {
+            spaced.push(' ');
+            spaced.push(c);
+            spaced.push(' ');
+        } else {
+            spaced.push(c);
+        }
+    }
+    rule1_13a(&spaced, &mut sc.a, false, false);
+    regexp_rest(sc)
+}
+
+/// sacreBLEU's `_UCODE_RANGES` test, `start <= c <= end` on Python strings. Two of its bounds
+/// are written `u'\u20000'` and `u'\u2f800'` (meant as code points above U+FFFF, they are a
+/// 4-digit escape and a digit), so as string comparisons those ranges cover U+2001..=U+2A6D
+/// and U+2F81..=U+2FA1; sacreBLEU's scores follow that, and so does this.
+fn is_chinese_char(c: char) -> bool {
+    const RANGES: [(u32, u32); 22] = [
+        (0x3400, 0x4db5),
+        (0x4e00, 0x9fa5),
+        (0x9fa6, 0x9fbb),
+        (0xf900, 0xfa2d),
+        (0xfa30, 0xfa6a),
+        (0xfa70, 0xfad9),
+        (0x2001, 0x2a6d),
+        (0x2f81, 0x2fa1),
+        (0xff00, 0xffef),
+        (0x2e80, 0x2eff),
+        (0x3000, 0x303f),
+        (0x31c0, 0x31ef),
+        (0x2f00, 0x2fdf),
+        (0x2ff0, 0x2fff),
+        (0x3100, 0x312f),
+        (0x31a0, 0x31bf),
+        (0xfe10, 0xfe1f),
+        (0xfe30, 0xfe4f),
+        (0x2600, 0x26ff),
+        (0x2700, 0x27bf),
+        (0x3200, 0x32ff),
+        (0x3300, 0x33ff),
+    ];
+    let c = c as u32;
+    RANGES.iter().any(|&(lo, hi)| lo <= c && c <= hi)
+}
+
+/// The three `TokenizerRegexp` rules after the first, from `sc.a` (rule 1's output).
+fn regexp_rest(sc: &mut Scratch13a) -> &str {
+    let (a, b) = (&mut sc.a, &mut sc.b);
     pair_pass(
         a,
         b,
@@ -324,6 +398,20 @@ impl SacreTokenizer {
                 join_split(rules_13a(line, &mut sc))
             }
             SacreTokenizer::Intl => join_split(&apply_all(line.to_string(), &RE_INTL)),
+            SacreTokenizer::Char => {
+                let mut out = String::with_capacity(line.len() * 2);
+                for (i, c) in line.chars().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push(c);
+                }
+                out
+            }
+            SacreTokenizer::Zh => {
+                let mut sc = Scratch13a::default();
+                join_split(rules_zh(line, &mut sc))
+            }
         }
     }
 }
@@ -344,6 +432,13 @@ impl SacreTokenizer {
             SacreTokenizer::Intl => {
                 push_tokens(&apply_all(line.to_string(), &RE_INTL), out, spans);
             }
+            SacreTokenizer::Char => {
+                let mut buf = [0u8; 4];
+                for c in line.chars().filter(|&c| !is_py_space(c)) {
+                    push_tokens(c.encode_utf8(&mut buf), out, spans);
+                }
+            }
+            SacreTokenizer::Zh => push_tokens(rules_zh(line, sc), out, spans),
         }
     }
 }

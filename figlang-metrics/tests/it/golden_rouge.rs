@@ -48,7 +48,10 @@ fn rouge_score_matches_google_rouge_score() {
 fn rouge_score_with_porter_stemmer_matches() {
     let fx = common::fixture("rouge_score.json");
     let mut mm = common::Mismatches::default();
-    let scorer = RougeScore { use_stemmer: true };
+    let scorer = RougeScore {
+        use_stemmer: true,
+        ..RougeScore::default()
+    };
     for c in fx["cases"].as_array().expect("cases") {
         let hyp = c["hyp"].as_str().expect("hyp");
         let refs = common::strings(&c["refs"]);

@@ -190,7 +190,7 @@ proptest! {
         let kinds = [RougeType::Rouge1, RougeType::Rouge2, RougeType::RougeL, RougeType::RougeLsum];
         for use_stemmer in [false, true] {
             for kind in kinds {
-                if let Ok(s) = (RougeScore { use_stemmer }).sentence(kind, &hyp, &[&r]) {
+                if let Ok(s) = (RougeScore { use_stemmer, ..RougeScore::default() }).sentence(kind, &hyp, &[&r]) {
                     prop_assert!(bounded(s.score, 1.0), "{kind}: {}", s.score);
                 }
             }

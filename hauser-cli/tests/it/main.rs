@@ -15,6 +15,7 @@ mod meta_eval;
 mod metric;
 mod metric_comet;
 mod metric_neural;
+mod metric_options;
 mod metric_wmd;
 mod models;
 mod narratives;

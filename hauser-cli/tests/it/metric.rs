@@ -121,9 +121,10 @@ fn bad_inputs_are_errors_naming_file_and_line() {
         .display()
         .to_string();
     for (args, needle) in [
+        // An empty line is a segment, so this file has 3 lines for the reference's 2.
         (
             vec!["chrf", "--hyp", &empty, "--ref", &r],
-            format!("{empty}:2:"),
+            format!("{r}:3: 2 lines, but {empty} has 3"),
         ),
         (
             vec!["chrf", "--hyp", &h, "--ref", &short],

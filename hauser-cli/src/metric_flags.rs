@@ -1,0 +1,192 @@
+//! The text-metric options of `hauser metric` under the names their users know: sacreBLEU's
+//! flags (`--smooth-method`, `-tok`, `--chrf-char-order`...), rouge-score's (`--use-stemmer`,
+//! `--split-summaries`) and NLTK's (`--weights`, `--auto-reweigh`), turned into the library's
+//! [`TextMetricOptions`].
+
+use std::ffi::OsString;
+
+use clap::Args;
+
+use figlang_metrics::text::{ChrfOptions, TextMetricOptions};
+
+use crate::error::CliError;
+
+/// sacreBLEU's single-dash abbreviations (argparse accepts `-tok 13a`; clap's short flags are
+/// one character), as the long flags they stand for.
+const SACRE_SHORT: [(&str, &str); 7] = [
+    ("-tok", "--tokenize"),
+    ("-lc", "--lowercase"),
+    ("-s", "--smooth-method"),
+    ("-sv", "--smooth-value"),
+    ("-cc", "--chrf-char-order"),
+    ("-cw", "--chrf-word-order"),
+    ("-f", "--format"),
+];
+
+/// `args` with sacreBLEU's single-dash abbreviations spelled out, for `hauser metric` only
+/// (other commands keep their own short flags).
+pub fn expand_sacre_abbreviations(args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).and_then(|a| a.to_str()) != Some("metric") {
+        return args;
+    }
+    args.into_iter()
+        .map(|a| {
+            match SACRE_SHORT
+                .iter()
+                .find(|(short, _)| a.to_str() == Some(short))
+            {
+                Some((_, long)) => OsString::from(long),
+                None => a,
+            }
+        })
+        .collect()
+}
+
+/// The text metrics' options of `hauser metric`.
+#[derive(Debug, Clone, Args)]
+pub struct TextFlags {
+    /// bleu: sacreBLEU tokenizer (13a, intl, char, zh, none; default 13a); also -tok.
+    /// wmd: nltk (NLTK word_tokenize, the default, as the formality paper) or none
+    /// (pre-tokenised text, split on white space).
+    #[arg(long)]
+    pub tokenize: Option<String>,
+    /// bleu: exp, floor, add-k, none (sacreBLEU; default exp); sentbleu, selfbleu: method0
+    /// (NLTK's default) .. method7 (default method1, the formality paper's); also -s.
+    #[arg(long = "smooth-method", alias = "smooth")]
+    pub smooth: Option<String>,
+    /// bleu: the value of floor (default 0.1) or add-k (default 1) smoothing; also -sv.
+    #[arg(long, allow_negative_numbers = true)]
+    pub smooth_value: Option<f64>,
+    /// bleu: the highest n-gram order (default 4).
+    #[arg(long)]
+    pub max_ngram_order: Option<usize>,
+    /// bleu: effective order in the corpus score too (sentence scores always use it, as
+    /// sacreBLEU's sentence_score).
+    #[arg(long)]
+    pub effective_order: bool,
+    /// bleu, chrf: lowercase first; also -lc.
+    #[arg(long)]
+    pub lowercase: bool,
+    /// Accepted for sacreBLEU compatibility: scoring tokenized text is never refused here.
+    #[arg(long)]
+    pub force: bool,
+    /// chrf: character n-gram order (default 6); also -cc.
+    #[arg(long)]
+    pub chrf_char_order: Option<usize>,
+    /// chrf: word n-gram order (default 0; chrf++: 2); also -cw.
+    #[arg(long)]
+    pub chrf_word_order: Option<usize>,
+    /// chrf: recall weight beta (default 2).
+    #[arg(long)]
+    pub chrf_beta: Option<f64>,
+    /// chrf: keep whitespace in character n-grams.
+    #[arg(long)]
+    pub chrf_whitespace: bool,
+    /// chrf: lowercase first.
+    #[arg(long)]
+    pub chrf_lowercase: bool,
+    /// chrf: chrF++.py's eps smoothing instead of sacreBLEU's effective order.
+    #[arg(long)]
+    pub chrf_eps_smoothing: bool,
+    /// sentbleu, selfbleu: NLTK's n-gram weights, comma-separated, any length (default
+    /// 0.25,0.25,0.25,0.25).
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub weights: Option<Vec<f64>>,
+    /// sentbleu: NLTK's auto_reweigh (uniform weights over a hypothesis shorter than 4).
+    #[arg(long)]
+    pub auto_reweigh: bool,
+    /// sentbleu: the corpus score is NLTK's corpus_bleu (pooled counts), not the mean of
+    /// sentence scores.
+    #[arg(long)]
+    pub corpus: bool,
+    /// ROUGE (rouge-score): Porter stemming.
+    #[arg(long)]
+    pub use_stemmer: bool,
+    /// rougeLsum (rouge-score): split summaries into sentences with Punkt instead of at
+    /// newlines.
+    #[arg(long)]
+    pub split_summaries: bool,
+    /// sentbleu, meteor, selfbleu, distinct, pltrdy ROUGE: NLTK release to reproduce
+    /// (current = 3.10.4, or 3.4.5 as in the formality paper: its word_tokenize, and for
+    /// meteor its whole algorithm).
+    #[arg(long, default_value = "current")]
+    pub nltk_tokenizer: String,
+    /// ROUGE implementation: rouge-score (Google), pltrdy (rouge 1.0.1) or pltrdy-0.3.2.
+    #[arg(long, default_value = "rouge-score")]
+    pub rouge_impl: String,
+    /// pltrdy ROUGE: tokenize with NLTK word_tokenize first (as the formality paper did).
+    #[arg(long)]
+    pub rouge_pretokenize: bool,
+    /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
+    #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
+    pub wordnet: std::path::PathBuf,
+}
+
+impl TextFlags {
+    /// The library's options.
+    ///
+    /// # Errors
+    /// An unknown NLTK release.
+    pub fn options(&self) -> Result<TextMetricOptions, CliError> {
+        Ok(TextMetricOptions {
+            sacre_tokenizer: self.tokenize.clone().unwrap_or_else(|| "13a".into()),
+            smoothing: self.smooth.clone(),
+            smooth_value: self.smooth_value,
+            max_ngram_order: self.max_ngram_order,
+            effective_order: self.effective_order,
+            lowercase: self.lowercase,
+            chrf: ChrfOptions {
+                char_order: self.chrf_char_order,
+                word_order: self.chrf_word_order,
+                beta: self.chrf_beta,
+                whitespace: self.chrf_whitespace,
+                lowercase: self.chrf_lowercase,
+                eps_smoothing: self.chrf_eps_smoothing,
+            },
+            weights: self.weights.clone(),
+            auto_reweigh: self.auto_reweigh,
+            nltk_corpus: self.corpus,
+            use_stemmer: self.use_stemmer,
+            split_summaries: self.split_summaries,
+            nltk: self
+                .nltk_tokenizer
+                .parse()
+                .map_err(|e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string()))?,
+            rouge_impl: self.rouge_impl.clone(),
+            rouge_pretokenize: self.rouge_pretokenize,
+            wordnet: self.wordnet.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn sacre_abbreviations_expand_for_metric_only() {
+        assert_eq!(
+            expand_sacre_abbreviations(os(&[
+                "hauser", "metric", "bleu", "-tok", "intl", "-lc", "-sv", "0.2"
+            ])),
+            os(&[
+                "hauser",
+                "metric",
+                "bleu",
+                "--tokenize",
+                "intl",
+                "--lowercase",
+                "--smooth-value",
+                "0.2"
+            ])
+        );
+        assert_eq!(
+            expand_sacre_abbreviations(os(&["hauser", "kb", "-s"])),
+            os(&["hauser", "kb", "-s"])
+        );
+    }
+}
