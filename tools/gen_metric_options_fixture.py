@@ -13,7 +13,7 @@ The values are in `hauser metric`'s conventions: corpus BLEU/chrF 0-100, sentenc
 `hauser metric NAME ARGS --format json` must print every corpus field, `--sentence --format
 jsonl` every sentence field (hauser-cli/tests/it/metric_options.rs checks them, 1e-9).
 
-References: sacreBLEU 2.4.3 (BLEU, CHRF), rouge-score 0.1.2 (RougeScorer), NLTK 3.10.4
+References: sacreBLEU 2.4.3 (BLEU, CHRF, TER), rouge-score 0.1.2 (RougeScorer), NLTK 3.10.4
 (sentence_bleu, corpus_bleu, modified_precision, word_tokenize with the Punkt model of
 figlang-metrics/data/punkt_english).
 Run from the repository root:  "$(bash tools/pyref.sh)" tools/gen_metric_options_fixture.py
@@ -32,7 +32,7 @@ from nltk.tokenize import word_tokenize  # noqa: E402
 from nltk.translate.bleu_score import (  # noqa: E402
     SmoothingFunction, closest_ref_length, corpus_bleu, modified_precision, sentence_bleu)
 from rouge_score import rouge_scorer  # noqa: E402
-from sacrebleu.metrics import BLEU, CHRF  # noqa: E402
+from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: E402
 
 warnings.filterwarnings("ignore")
 OUT = os.path.join(base.ROOT, "hauser-cli", "tests", "fixtures", "metric_options.json")
@@ -88,6 +88,18 @@ def chrf_case(name, metric, args, kw):
     return {"name": name, "metric": metric, "args": args, "input": "files", "hyps": HYPS, "refs": REFS,
             "corpus": {"score": corpus.score, "char_order": m.char_order, "word_order": m.word_order,
                        "beta": m.beta},
+            "sentence": sentence}
+
+
+def ter_case(name, args, kw, hyps=HYPS, refs=REFS):
+    m = TER(**kw)
+    corpus = m.corpus_score(hyps, refs)
+    sentence = []
+    for i, h in enumerate(hyps):
+        s = m.sentence_score(h, [r[i] for r in refs])
+        sentence.append({"score": s.score / 100.0, "num_edits": s.num_edits, "ref_length": s.ref_length})
+    return {"name": name, "metric": "ter", "args": args, "input": "files", "hyps": hyps, "refs": refs,
+            "corpus": {"score": corpus.score, "num_edits": corpus.num_edits, "ref_length": corpus.ref_length},
             "sentence": sentence}
 
 
@@ -172,6 +184,17 @@ def main():
                   {"whitespace": True, "lowercase": True}),
         chrf_case("chrf eps smoothing", "chrf++", ["--chrf-eps-smoothing"], {"word_order": 2, "eps_smoothing": True}),
         chrf_case("chrf char order 1", "chrf", ["--chrf-char-order", "1"], {"char_order": 1}),
+    ]
+    cases += [
+        ter_case("ter defaults", [], {}),
+        ter_case("ter case sensitive", ["--ter-case-sensitive"], {"case_sensitive": True}),
+        ter_case("ter normalized", ["--ter-normalized"], {"normalized": True}),
+        ter_case("ter no punct", ["--ter-no-punct"], {"no_punct": True}),
+        ter_case("ter asian normalized", ["--ter-asian-support", "--ter-normalized"],
+                 {"asian_support": True, "normalized": True}, ZH_HYPS, ZH_REFS),
+        ter_case("ter asian no punct", ["--ter-asian-support", "--ter-no-punct"],
+                 {"asian_support": True, "no_punct": True}, ZH_HYPS, ZH_REFS),
+        ter_case("ter one reference", [], {}, HYPS, REFS[:1]),
     ]
     for metric in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
         cases.append(rouge_case(f"{metric} defaults", metric, [], {}))

@@ -24,17 +24,18 @@ use figlang_metrics::text::{metric_by_name, MetricError, TextMetric};
 use crate::error::CliError;
 use crate::files;
 use crate::metric_flags::TextFlags;
+use crate::metric_significance::{self, SignificanceFlags};
 use crate::neural_metric::{self, NeuralMetricArgs};
 use crate::wmd_metric::{self, WmdArgs};
 
 /// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
 /// those of figlang-metrics' registry.
-pub const TEXT_METRICS: [&str; 13] = figlang_metrics::text::NAMES;
+pub const TEXT_METRICS: [&str; 14] = figlang_metrics::text::NAMES;
 
 /// Arguments of `hauser metric`.
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
-    /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, rouge1,
+    /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, ter, rouge1,
     /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
     /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, perplexity, style).
     pub name: String,
@@ -67,6 +68,9 @@ pub struct MetricArgs {
     /// Text-metric options (sacreBLEU, rouge-score and NLTK names).
     #[command(flatten)]
     pub text: TextFlags,
+    /// Confidence intervals and paired significance tests (sacreBLEU's).
+    #[command(flatten)]
+    pub significance: SignificanceFlags,
     /// Word Mover's Distance options.
     #[command(flatten)]
     pub wmd: WmdArgs,
@@ -131,7 +135,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     if !TEXT_METRICS.contains(&name) {
         return Err(CliError::Usage(format!(
             "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, bleurt, comet, perplexity, style",
-            TEXT_METRICS[..12].join(", ")
+            TEXT_METRICS[..13].join(", ")
         )));
     }
     let metric = metric_by_name(name, &args.text.options()?).map_err(metric_err)?;
@@ -170,6 +174,12 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     inputs.extend(args.input.iter().map(|h| ("--input", h.as_path())));
     inputs.extend(args.refs.iter().map(|r| ("--ref", r.as_path())));
     inputs.extend(
+        args.significance
+            .systems
+            .iter()
+            .map(|s| ("--system", s.as_path())),
+    );
+    inputs.extend(
         args.neural
             .baseline
             .iter()
@@ -201,6 +211,44 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         return wmd_metric::run(args, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
+    let sig = &args.significance;
+    if sig.paired_bs || sig.paired_ar {
+        let baseline = args.hyp.as_deref().ok_or_else(|| {
+            CliError::Usage(
+                "the paired tests compare --system files with the baseline --hyp".into(),
+            )
+        })?;
+        let systems = sig
+            .systems
+            .iter()
+            .map(|p| read_aligned(p, baseline, hyps.len()))
+            .collect::<Result<Vec<_>, _>>()?;
+        return metric_significance::paired(
+            &args.name,
+            metric.as_ref(),
+            sig,
+            baseline,
+            &hyps,
+            &systems,
+            &refs,
+            out,
+        );
+    }
+    if !sig.systems.is_empty() {
+        return Err(CliError::Usage(
+            "--system needs --paired-bs or --paired-ar".into(),
+        ));
+    }
+    if sig.confidence {
+        return metric_significance::confidence(
+            &args.name,
+            metric.as_ref(),
+            sig,
+            &hyps,
+            &refs,
+            out,
+        );
+    }
     let io = |e| CliError::io("<stdout>", e);
     let detailed = matches!(args.format.as_str(), "json" | "jsonl");
     if args.sentence && detailed {

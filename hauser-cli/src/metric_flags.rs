@@ -88,6 +88,18 @@ pub struct TextFlags {
     /// chrf: chrF++.py's eps smoothing instead of sacreBLEU's effective order.
     #[arg(long)]
     pub chrf_eps_smoothing: bool,
+    /// ter: keep case (sacreBLEU lowercases for TER by default).
+    #[arg(long)]
+    pub ter_case_sensitive: bool,
+    /// ter: Asian-language support (with --ter-normalized or --ter-no-punct).
+    #[arg(long)]
+    pub ter_asian_support: bool,
+    /// ter: remove punctuation.
+    #[arg(long)]
+    pub ter_no_punct: bool,
+    /// ter: Tercom's normalisation (punctuation split off, entities unescaped).
+    #[arg(long)]
+    pub ter_normalized: bool,
     /// sentbleu, selfbleu: NLTK's n-gram weights, comma-separated, any length (default
     /// 0.25,0.25,0.25,0.25).
     #[arg(long, value_delimiter = ',', num_args = 1..)]
@@ -142,6 +154,12 @@ impl TextFlags {
                 whitespace: self.chrf_whitespace,
                 lowercase: self.chrf_lowercase,
                 eps_smoothing: self.chrf_eps_smoothing,
+            },
+            ter: figlang_metrics::text::ter::Ter {
+                case_sensitive: self.ter_case_sensitive,
+                normalized: self.ter_normalized,
+                no_punct: self.ter_no_punct,
+                asian_support: self.ter_asian_support,
             },
             weights: self.weights.clone(),
             auto_reweigh: self.auto_reweigh,

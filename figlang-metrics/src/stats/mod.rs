@@ -24,6 +24,7 @@ mod error;
 mod kendall;
 mod krippendorff;
 mod meta;
+pub(crate) mod numpy_rng;
 mod permutation;
 mod rank;
 mod ranking;

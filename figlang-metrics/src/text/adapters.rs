@@ -10,9 +10,11 @@ use super::chrf::Chrf;
 use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
 use super::meteor::Meteor;
-use super::registry::{Details, Scale, TextMetric};
+use super::registry::{Details, Resampled, Scale, TextMetric};
 use super::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
 use super::score::MetricScore;
+use super::significance::{bleu_stats_row, ResampleScore, StatsScorer};
+use super::ter::{Ter, TerStats};
 
 /// The references of each hypothesis (`per_hyp[i][k] = refs[k][i]`), after checking that every
 /// list is line-aligned with the hypotheses and, when `required`, that there is one.
@@ -147,6 +149,39 @@ impl TextMetric for Bleu {
         let d = self.corpus.details(&self.corpus.corpus_stats(hyps, &per));
         Ok((score, Self::bleu_details(d, 1.0)))
     }
+    fn resampled(&self) -> Option<&dyn Resampled> {
+        Some(self)
+    }
+}
+
+impl StatsScorer for Bleu {
+    fn score(&self, sums: &[f64]) -> f64 {
+        self.corpus.score(sums)
+    }
+    fn score_trial(&self, sums: &[f64]) -> f64 {
+        self.corpus.score_trial(sums)
+    }
+    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
+        self.corpus.score_resample(sums)
+    }
+    fn stats_len(&self) -> Option<usize> {
+        self.corpus.stats_len()
+    }
+}
+
+impl Resampled for Bleu {
+    fn stats_rows(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Vec<f64>>, MetricError> {
+        let per = per_hyp_refs("bleu", hyps, refs, true)?;
+        Ok(hyps
+            .iter()
+            .zip(&per)
+            .map(|(h, r)| bleu_stats_row(&self.corpus.segment_stats(h, r)))
+            .collect())
+    }
 }
 
 /// chrF / chrF++: corpus chrF (0-100); sentence scores on sacreBLEU 1.x's 0-1 scale.
@@ -224,6 +259,45 @@ impl TextMetric for ChrfMetric {
             }
         }
         Ok((score, self.chrf_details(total, 1.0)))
+    }
+    fn resampled(&self) -> Option<&dyn Resampled> {
+        Some(self)
+    }
+}
+
+impl StatsScorer for ChrfMetric {
+    fn score(&self, sums: &[f64]) -> f64 {
+        self.cfg.score(sums)
+    }
+    fn score_trial(&self, sums: &[f64]) -> f64 {
+        self.cfg.score_trial(sums)
+    }
+    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
+        self.cfg.score_resample(sums)
+    }
+    fn stats_len(&self) -> Option<usize> {
+        self.cfg.stats_len()
+    }
+}
+
+impl Resampled for ChrfMetric {
+    fn stats_rows(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Vec<f64>>, MetricError> {
+        let per = per_hyp_refs(self.name, hyps, refs, true)?;
+        Ok(hyps
+            .iter()
+            .zip(&per)
+            .map(|(h, r)| {
+                self.cfg
+                    .segment_stats(h, r)
+                    .into_iter()
+                    .map(|v| v as f64)
+                    .collect()
+            })
+            .collect())
     }
 }
 
@@ -455,5 +529,128 @@ impl TextMetric for SelfBleuMetric {
             mean(scores.into_iter()),
             self.signature(hyps.len(), refs.len()),
         ))
+    }
+}
+
+/// sacreBLEU TER: corpus TER (0-100, lower is better); sentence scores divided by 100 (above 1
+/// when the edits outnumber the reference words).
+#[derive(Debug, Clone)]
+pub(crate) struct TerMetric {
+    pub cfg: Ter,
+}
+
+impl TerMetric {
+    fn ter_details(&self, st: &TerStats, divisor: f64) -> Details {
+        let mut m = score_only(self.cfg.score_from_stats(st) / divisor);
+        m.insert("num_edits".into(), json!(st.num_edits));
+        m.insert("ref_length".into(), json!(st.ref_length));
+        m
+    }
+}
+
+impl TextMetric for TerMetric {
+    fn name(&self) -> &str {
+        "ter"
+    }
+    fn scale(&self) -> Scale {
+        Scale::Percent
+    }
+    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
+        self.cfg.signature(n_refs)
+    }
+    fn sentence_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        let per = per_hyp_refs("ter", hyps, refs, true)?;
+        hyps.iter()
+            .zip(&per)
+            .map(|(h, r)| self.cfg.sentence(h, r).map(|s| s.score / 100.0))
+            .collect()
+    }
+    fn sentence_details(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Details>, MetricError> {
+        let per = per_hyp_refs("ter", hyps, refs, true)?;
+        Ok(hyps
+            .iter()
+            .zip(&per)
+            .map(|(h, r)| self.ter_details(&self.cfg.segment_stats(h, r), 100.0))
+            .collect())
+    }
+    fn corpus_score(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<MetricScore, MetricError> {
+        let per = per_hyp_refs("ter", hyps, refs, true)?;
+        self.cfg.corpus(hyps, &per)
+    }
+    fn corpus_details(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<(MetricScore, Details), MetricError> {
+        let score = self.corpus_score(hyps, refs)?;
+        let per = per_hyp_refs("ter", hyps, refs, true)?;
+        let mut total = TerStats::default();
+        for (h, r) in hyps.iter().zip(&per) {
+            let st = self.cfg.segment_stats(h, r);
+            total.num_edits += st.num_edits;
+            total.ref_length += st.ref_length;
+        }
+        Ok((score, self.ter_details(&total, 1.0)))
+    }
+    fn resampled(&self) -> Option<&dyn Resampled> {
+        Some(self)
+    }
+}
+
+impl StatsScorer for TerMetric {
+    fn score(&self, sums: &[f64]) -> f64 {
+        let (num_edits, ref_length) = (sums.first().copied(), sums.get(1).copied());
+        self.cfg.score_from_stats(&TerStats {
+            num_edits: num_edits.unwrap_or(0.0),
+            ref_length: ref_length.unwrap_or(0.0),
+        })
+    }
+    /// sacreBLEU divides the `float32` sums and multiplies by the Python int 100, which NumPy
+    /// keeps in `float32`; the two constant branches are Python floats.
+    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
+        let (ne, rl) = (
+            sums.first().copied().unwrap_or(0.0),
+            sums.get(1).copied().unwrap_or(0.0),
+        );
+        if rl > 0.0 {
+            ResampleScore::F32(100.0 * (ne / rl))
+        } else if ne > 0.0 {
+            ResampleScore::F64(100.0)
+        } else {
+            ResampleScore::F64(0.0)
+        }
+    }
+    fn stats_len(&self) -> Option<usize> {
+        Some(2)
+    }
+}
+
+impl Resampled for TerMetric {
+    fn stats_rows(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Vec<f64>>, MetricError> {
+        let per = per_hyp_refs("ter", hyps, refs, true)?;
+        Ok(hyps
+            .iter()
+            .zip(&per)
+            .map(|(h, r)| {
+                let st = self.cfg.segment_stats(h, r);
+                vec![st.num_edits, st.ref_length]
+            })
+            .collect())
     }
 }

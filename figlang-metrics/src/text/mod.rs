@@ -5,11 +5,13 @@
 //! | sentence / corpus BLEU | [`bleu_nltk`] | NLTK 3.10.4 `sentence_bleu`, `corpus_bleu` |
 //! | corpus / sentence BLEU | [`bleu_sacre`] | sacreBLEU 2.4.3 `BLEU` |
 //! | chrF, chrF++ | [`chrf`] | sacreBLEU 2.4.3 `CHRF` (1.x `sentence_chrf` on the 0-1 scale) |
+//! | TER | [`ter`] | sacreBLEU 2.4.3 `TER` (Tercom normalisation, beam edit distance, shifts) |
 //! | word tokenizer | [`tokenize`], [`punkt`] | NLTK `word_tokenize` / `sent_tokenize` |
 //!
 //! | ROUGE-1/2/L/Lsum | [`rouge`] | Google `rouge-score`, pltrdy `rouge` 1.0.1 / 0.3.2 |
 //! | METEOR | [`meteor`] | NLTK 3.10.4 / 3.4.5 `meteor_score` |
 //! | distinct-n, self-BLEU | [`diversity`] | |
+//! | bootstrap CI, paired bootstrap / approximate randomization, ROUGE bootstrap | [`significance`] | sacreBLEU 2.4.3 `significance`, rouge-score 0.1.2 `BootstrapAggregator` |
 //!
 //! All of them are also [`TextMetric`]s, built by name with [`metric_by_name`] (the names are
 //! [`NAMES`]) from one [`TextMetricOptions`]: sentence scores (0-1) and a corpus score with its
@@ -32,6 +34,9 @@ pub mod punkt;
 pub mod registry;
 pub mod rouge;
 pub mod score;
+pub mod significance;
+pub mod ter;
+mod ter_tokenize;
 pub mod tokenize;
 pub mod treebank_legacy;
 pub mod wordnet;
@@ -39,6 +44,6 @@ pub mod wordnet_sim;
 
 pub use error::MetricError;
 pub use registry::{
-    metric_by_name, ChrfOptions, Details, Scale, TextMetric, TextMetricOptions, NAMES,
+    metric_by_name, ChrfOptions, Details, Resampled, Scale, TextMetric, TextMetricOptions, NAMES,
 };
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

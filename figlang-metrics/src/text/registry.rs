@@ -25,6 +25,7 @@ use hauser_core::Signature;
 
 use super::adapters::{
     score_only, Averaged, Bleu, ChrfMetric, DistinctMetric, Rouge, SelfBleuMetric, Sentence,
+    TerMetric,
 };
 use super::bleu_nltk::{NltkBleu, Smoothing};
 use super::bleu_sacre::{SacreBleu, SacreSmoothing};
@@ -34,14 +35,17 @@ use super::error::MetricError;
 use super::meteor::{Meteor, MeteorVersion};
 use super::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use super::score::MetricScore;
+use super::significance::StatsScorer;
+use super::ter::Ter;
 use super::tokenize::NltkTokenizer;
 
 /// The names [`metric_by_name`] knows, in the order `hauser metric` lists them.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "bleu",
     "sentbleu",
     "chrf",
     "chrf++",
+    "ter",
     "rouge1",
     "rouge2",
     "rougeL",
@@ -153,6 +157,27 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
         let d = score_only(s.score);
         Ok((s, d))
     }
+
+    /// The metric's statistics and scorer for sacreBLEU's resampling tests: BLEU, chrF and
+    /// TER have them; `None` for the others.
+    fn resampled(&self) -> Option<&dyn Resampled> {
+        None
+    }
+}
+
+/// A metric whose corpus score comes from summed per-segment sufficient statistics: what
+/// sacreBLEU's resampling tests (`--confidence`, `--paired-bs`, `--paired-ar`) resample, with
+/// [`super::significance`].
+pub trait Resampled: StatsScorer + Send {
+    /// One row of statistics per hypothesis, in sacreBLEU's layout.
+    ///
+    /// # Errors
+    /// As [`TextMetric::sentence_scores`].
+    fn stats_rows(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<Vec<f64>>, MetricError>;
 }
 
 /// A score's statistics by field name (a JSON object).
@@ -179,6 +204,8 @@ pub struct TextMetricOptions {
     pub lowercase: bool,
     /// chrf, chrf++: sacreBLEU's chrF settings.
     pub chrf: ChrfOptions,
+    /// ter: sacreBLEU's TER settings (`--ter-*`).
+    pub ter: Ter,
     /// sentbleu, selfbleu: NLTK's n-gram weights (any length; default four times 0.25).
     pub weights: Option<Vec<f64>>,
     /// sentbleu: NLTK's `auto_reweigh`.
@@ -229,6 +256,7 @@ impl Default for TextMetricOptions {
             effective_order: false,
             lowercase: false,
             chrf: ChrfOptions::default(),
+            ter: Ter::default(),
             weights: None,
             auto_reweigh: false,
             nltk_corpus: false,
@@ -323,6 +351,7 @@ pub fn metric_by_name(
                 cfg,
             })
         }
+        "ter" => Box::new(TerMetric { cfg: o.ter }),
         "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
             let rouge_type: RougeType = name.parse()?;
             let imp = match o.rouge_impl.as_str() {

@@ -8,6 +8,8 @@ mod golden_diversity;
 mod golden_meteor;
 mod golden_porter;
 mod golden_rouge;
+mod golden_significance;
+mod golden_ter;
 mod golden_tokenize;
 mod golden_wmd;
 mod golden_wordnet_sim;

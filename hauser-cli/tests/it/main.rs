@@ -16,6 +16,7 @@ mod metric;
 mod metric_comet;
 mod metric_neural;
 mod metric_options;
+mod metric_significance;
 mod metric_wmd;
 mod models;
 mod narratives;
@@ -30,4 +31,5 @@ mod shared_data {
     mod reproduce_formality;
     mod reproduce_hauser_stats;
     mod reproduce_informativeness;
+    mod ter_formality;
 }
