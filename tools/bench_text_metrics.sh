@@ -5,5 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}"
+# One thread on each side (TER and the paired test would otherwise run on rayon's pool).
+export RAYON_NUM_THREADS="${RAYON_NUM_THREADS:-1}"
 cargo build --release -p hauser-benches --bin bench_text
 "$PYTHON" tools/bench_text_metrics.py target/release/bench_text

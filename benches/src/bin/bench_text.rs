@@ -1,13 +1,17 @@
 //! Timing driver for `tools/bench_text_metrics.py`: sentence chrF, sentence BLEU (sacreBLEU
-//! settings) and corpus BLEU over line-aligned files, single-threaded. Writes the per-line
-//! scores next to `OUT` and prints one JSON object with the timings.
+//! settings) and corpus BLEU over line-aligned files, single-threaded; then corpus TER and a
+//! paired bootstrap of BLEU (two systems against a baseline, statistics extraction included) on
+//! the smaller files. Writes the per-line scores next to `OUT` and prints one JSON object with
+//! the timings, the corpus scores, and the paired test's p-values and means.
 //!
-//! Usage: `bench_text HYP REF OUT_PREFIX`
+//! Usage: `bench_text HYP REF OUT_PREFIX HYP_M REF_M SYS2 SYS3`
 
 use std::time::Instant;
 
 use figlang_metrics::text::bleu_sacre::SacreBleu;
 use figlang_metrics::text::chrf::Chrf;
+use figlang_metrics::text::significance::{bleu_stats_row, paired_bootstrap, Resampling};
+use figlang_metrics::text::ter::Ter;
 use hauser_benches::read_lines;
 
 fn save(path: &str, v: &[f64]) {
@@ -17,7 +21,10 @@ fn save(path: &str, v: &[f64]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    assert!(args.len() == 4, "usage: bench_text HYP REF OUT_PREFIX");
+    assert!(
+        args.len() == 8,
+        "usage: bench_text HYP REF OUT_PREFIX HYP_M REF_M SYS2 SYS3"
+    );
     let hyps = read_lines(&args[1]);
     let refs = read_lines(&args[2]);
     let refs1: Vec<Vec<&str>> = refs.iter().map(|r| vec![r.as_str()]).collect();
@@ -47,10 +54,36 @@ fn main() {
         .score;
     let t_corpus = t.elapsed().as_secs_f64();
 
+    let (hyp_m, ref_m) = (read_lines(&args[4]), read_lines(&args[5]));
+    let refs_m: Vec<Vec<&str>> = ref_m.iter().map(|r| vec![r.as_str()]).collect();
+    let t = Instant::now();
+    let ter = Ter::default()
+        .corpus(&hyp_m, &refs_m)
+        .expect("ter")
+        .score;
+    let t_ter = t.elapsed().as_secs_f64();
+
+    let systems = [read_lines(&args[6]), read_lines(&args[7])];
+    let t = Instant::now();
+    let cfg = SacreBleu::default();
+    let rows = |h: &[String]| -> Vec<Vec<f64>> {
+        h.iter()
+            .zip(&refs_m)
+            .map(|(h, r)| bleu_stats_row(&cfg.segment_stats(h, r)))
+            .collect()
+    };
+    let base = rows(&hyp_m);
+    let others: Vec<Vec<Vec<f64>>> = systems.iter().map(|s| rows(s)).collect();
+    let views: Vec<&[Vec<f64>]> = others.iter().map(Vec::as_slice).collect();
+    let paired = paired_bootstrap(&base, &views, &cfg, &Resampling::bootstrap()).expect("paired");
+    let t_paired = t.elapsed().as_secs_f64();
+    let p: Vec<f64> = paired.iter().filter_map(|r| r.p_value).collect();
+    let means: Vec<f64> = paired.iter().filter_map(|r| r.mean).collect();
+
     save(&format!("{}.chrf", args[3]), &c);
     save(&format!("{}.bleu", args[3]), &b);
     println!(
-        "{{\"n\": {}, \"sentence_chrf_s\": {t_chrf}, \"sentence_bleu_s\": {t_bleu}, \"corpus_bleu_s\": {t_corpus}, \"corpus_bleu\": {corpus}}}",
+        "{{\"n\": {}, \"sentence_chrf_s\": {t_chrf}, \"sentence_bleu_s\": {t_bleu}, \"corpus_bleu_s\": {t_corpus}, \"corpus_bleu\": {corpus}, \"corpus_ter_s\": {t_ter}, \"corpus_ter\": {ter}, \"paired_bs_s\": {t_paired}, \"paired_p\": {p:?}, \"paired_mean\": {means:?}}}",
         hyps.len()
     );
 }
