@@ -82,6 +82,14 @@ fn close(got: &Value, want: &Value, what: &str) {
     }
 }
 
+/// The start of the metric's signature (its name as signatures spell it).
+fn got_signature_prefix(case: &Value) -> String {
+    match case["metric"].as_str().unwrap() {
+        "chrf" | "chrf++" => "chrF".into(),
+        m => format!("{m}|"),
+    }
+}
+
 #[test]
 fn every_option_gives_the_reference_values() {
     let fx = fixture();
@@ -126,6 +134,11 @@ fn every_option_gives_the_reference_values() {
         let want = case["sentence"].as_array().unwrap();
         assert_eq!(got.len(), want.len(), "{name}: one object per hypothesis");
         for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            let sig = g["signature"].as_str().unwrap_or_default();
+            assert!(
+                sig.starts_with(&got_signature_prefix(case)),
+                "{name}: {sig}"
+            );
             for (k, v) in w.as_object().unwrap() {
                 close(&g[k], v, &format!("{name}: sentence {i} {k}"));
             }
