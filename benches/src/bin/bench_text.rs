@@ -57,10 +57,7 @@ fn main() {
     let (hyp_m, ref_m) = (read_lines(&args[4]), read_lines(&args[5]));
     let refs_m: Vec<Vec<&str>> = ref_m.iter().map(|r| vec![r.as_str()]).collect();
     let t = Instant::now();
-    let ter = Ter::default()
-        .corpus(&hyp_m, &refs_m)
-        .expect("ter")
-        .score;
+    let ter = Ter::default().corpus(&hyp_m, &refs_m).expect("ter").score;
     let t_ter = t.elapsed().as_secs_f64();
 
     let systems = [read_lines(&args[6]), read_lines(&args[7])];
