@@ -111,10 +111,13 @@ impl TextMetric for Bleu {
     ) -> Result<Vec<f64>, MetricError> {
         let per = per_hyp_refs("bleu", hyps, refs, true)?;
         let sentence = self.sentence_cfg();
-        hyps.iter()
+        // Straight from the statistics: a per-sentence `MetricScore` would clone a signature
+        // per hypothesis, a fifth of the cost of a short sentence.
+        Ok(hyps
+            .iter()
             .zip(&per)
-            .map(|(h, r)| sentence.sentence(h, r).map(|s| s.score / 100.0))
-            .collect()
+            .map(|(h, r)| sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0)
+            .collect())
     }
     fn sentence_details(
         &self,
@@ -144,9 +147,9 @@ impl TextMetric for Bleu {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<(MetricScore, Details), MetricError> {
-        let score = self.corpus_score(hyps, refs)?;
         let per = per_hyp_refs("bleu", hyps, refs, true)?;
         let d = self.corpus.details(&self.corpus.corpus_stats(hyps, &per));
+        let score = MetricScore::new(d.score, self.corpus.signature(refs.len()));
         Ok((score, Self::bleu_details(d, 1.0)))
     }
     fn resampled(&self) -> Option<&dyn Resampled> {
@@ -220,10 +223,11 @@ impl TextMetric for ChrfMetric {
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
         let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        hyps.iter()
+        Ok(hyps
+            .iter()
             .zip(&per)
-            .map(|(h, r)| self.cfg.sentence_unit(h, r).map(|s| s.score))
-            .collect()
+            .map(|(h, r)| self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0)
+            .collect())
     }
     fn sentence_details(
         &self,
@@ -250,14 +254,12 @@ impl TextMetric for ChrfMetric {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<(MetricScore, Details), MetricError> {
-        let score = self.corpus_score(hyps, refs)?;
         let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        let mut total = vec![0usize; 3 * (self.cfg.char_order + self.cfg.word_order)];
-        for (h, r) in hyps.iter().zip(&per) {
-            for (t, s) in total.iter_mut().zip(self.cfg.segment_stats(h, r)) {
-                *t += s;
-            }
-        }
+        let total = self.cfg.corpus_stats(hyps, &per);
+        let score = MetricScore::new(
+            self.cfg.score_from_stats(&total),
+            self.signature(hyps.len(), refs.len()),
+        );
         Ok((score, self.chrf_details(total, 1.0)))
     }
     fn resampled(&self) -> Option<&dyn Resampled> {
@@ -564,10 +566,11 @@ impl TextMetric for TerMetric {
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
         let per = per_hyp_refs("ter", hyps, refs, true)?;
-        hyps.iter()
+        Ok(hyps
+            .iter()
             .zip(&per)
-            .map(|(h, r)| self.cfg.sentence(h, r).map(|s| s.score / 100.0))
-            .collect()
+            .map(|(h, r)| self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0)
+            .collect())
     }
     fn sentence_details(
         &self,
@@ -594,14 +597,12 @@ impl TextMetric for TerMetric {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<(MetricScore, Details), MetricError> {
-        let score = self.corpus_score(hyps, refs)?;
         let per = per_hyp_refs("ter", hyps, refs, true)?;
-        let mut total = TerStats::default();
-        for (h, r) in hyps.iter().zip(&per) {
-            let st = self.cfg.segment_stats(h, r);
-            total.num_edits += st.num_edits;
-            total.ref_length += st.ref_length;
-        }
+        let total = self.cfg.corpus_stats(hyps, &per);
+        let score = MetricScore::new(
+            self.cfg.score_from_stats(&total),
+            self.cfg.signature(refs.len()),
+        );
         Ok((score, self.ter_details(&total, 1.0)))
     }
     fn resampled(&self) -> Option<&dyn Resampled> {

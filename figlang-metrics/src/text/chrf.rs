@@ -458,6 +458,21 @@ impl Chrf {
         self.sentence_scaled(hyp, refs, 100.0, "0-1")
     }
 
+    /// The statistics of a corpus: each segment's (see [`Chrf::segment_stats`]), summed.
+    pub fn corpus_stats<H: AsRef<str>, R: AsRef<str>>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> Vec<usize> {
+        let mut total = vec![0usize; 3 * (self.char_order + self.word_order)];
+        for (h, r) in hyps.iter().zip(refs) {
+            for (t, s) in total.iter_mut().zip(self.segment_stats(h.as_ref(), r)) {
+                *t += s;
+            }
+        }
+        total
+    }
+
     /// Corpus chrF (0-100): statistics summed over segments.
     ///
     /// # Errors
@@ -468,12 +483,7 @@ impl Chrf {
         refs: &[Vec<R>],
     ) -> Result<MetricScore, MetricError> {
         let nrefs = corpus_nrefs("chrf", hyps.len(), refs)?;
-        let mut total = vec![0usize; 3 * (self.char_order + self.word_order)];
-        for (h, r) in hyps.iter().zip(refs) {
-            for (t, s) in total.iter_mut().zip(self.segment_stats(h.as_ref(), r)) {
-                *t += s;
-            }
-        }
+        let total = self.corpus_stats(hyps, refs);
         Ok(MetricScore::new(
             self.score_from_stats(&total),
             self.signature(nrefs, "0-100"),

@@ -645,6 +645,26 @@ impl Ter {
         ))
     }
 
+    /// The statistics of a corpus: each segment's, computed in parallel (rayon) and summed in
+    /// input order, so that the sums do not depend on the number of threads.
+    pub fn corpus_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+        &self,
+        hyps: &[H],
+        refs: &[Vec<R>],
+    ) -> TerStats {
+        let stats: Vec<TerStats> = hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| self.segment_stats(h.as_ref(), r))
+            .collect();
+        let mut total = TerStats::default();
+        for s in &stats {
+            total.num_edits += s.num_edits;
+            total.ref_length += s.ref_length;
+        }
+        total
+    }
+
     /// sacreBLEU `corpus_score(hyps, refs)`; `refs[i]` holds the references of `hyps[i]`.
     /// Segments are scored in parallel (rayon) and their statistics summed in input order, so
     /// the result does not depend on the number of threads.
@@ -657,16 +677,7 @@ impl Ter {
         refs: &[Vec<R>],
     ) -> Result<MetricScore, MetricError> {
         let nrefs = corpus_nrefs("ter", hyps.len(), refs)?;
-        let stats: Vec<TerStats> = hyps
-            .par_iter()
-            .zip(refs.par_iter())
-            .map(|(h, r)| self.segment_stats(h.as_ref(), r))
-            .collect();
-        let mut total = TerStats::default();
-        for s in &stats {
-            total.num_edits += s.num_edits;
-            total.ref_length += s.ref_length;
-        }
+        let total = self.corpus_stats(hyps, refs);
         Ok(MetricScore::new(
             self.score_from_stats(&total),
             self.signature(nrefs),
