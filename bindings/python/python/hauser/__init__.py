@@ -1,0 +1,39 @@
+"""hauser: evaluation of figurative language generation and style transfer, from Python.
+
+The engine of the ``hauser`` command-line tool (Rust), with the same numbers and signatures:
+
+- :mod:`hauser.metrics`: chrF, BLEU (sacreBLEU and NLTK), ROUGE, METEOR, distinct-n,
+  self-BLEU, per hypothesis or per corpus, over lists, NumPy, pandas or Arrow columns;
+- :mod:`hauser.stats`: correlations with SciPy's p-values, ``meta_eval``, bootstrap,
+  permutation and Williams tests, Cohen/Fleiss kappa, Krippendorff's alpha;
+- :class:`BERTScorer`, :class:`Perplexity`, :class:`StyleClassifier`: neural metrics on local
+  models (bert_score's conventions for BERTScore);
+- :class:`KnowledgeBase`, :func:`extract` and :class:`Hauser`: HAUSER's simile criteria,
+  normalisation, quality and reranking, as ``hauser score``.
+
+>>> import hauser
+>>> s = hauser.metrics.sentence_chrf("He ran like the wind.", ["He ran as fast as the wind."])
+>>> round(float(s), 4), s.signature.split("|")[0]
+(0.4374, 'chrF2')
+"""
+
+from . import metrics, stats
+from ._hauser import NEURAL, Hauser, KnowledgeBase, __version__, extract
+from ._results import Score, ScoreArray
+
+__all__ = [
+    "metrics",
+    "stats",
+    "Score",
+    "ScoreArray",
+    "KnowledgeBase",
+    "Hauser",
+    "extract",
+    "NEURAL",
+    "__version__",
+]
+
+if NEURAL:
+    from ._hauser import BERTScorer, Perplexity, StyleClassifier
+
+    __all__ += ["BERTScorer", "Perplexity", "StyleClassifier"]

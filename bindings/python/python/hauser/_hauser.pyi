@@ -1,0 +1,202 @@
+"""Type stubs of ``hauser._hauser``, the Rust extension module behind the ``hauser`` package.
+
+Use the package (``hauser``, ``hauser.metrics``, ``hauser.stats``); the classes documented
+here that users meet directly are ``KnowledgeBase``, ``Hauser``, ``BERTScorer``,
+``Perplexity``, ``StyleClassifier`` and the function ``extract``.
+"""
+
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+METRICS_VERSION: str
+NEURAL: bool
+
+#: A column of texts: a list or tuple of ``str``, a NumPy or pandas column, or a pyarrow array.
+Texts = Union[Sequence[str], Any]
+StrPath = Union[str, "PathLike[str]"]
+Triple = Tuple[Optional[str], Optional[str], Optional[str]]
+FloatArray = npt.NDArray[np.float64]
+
+class ArrowStrings:
+    """The offsets and UTF-8 data of an Arrow string column (made by ``hauser._inputs``)."""
+
+    def __init__(self, offsets: bytes, data: bytes, large: bool) -> None: ...
+    def __len__(self) -> int: ...
+
+class TextMetric:
+    """A metric of ``hauser metric`` (figlang-metrics' registry) with its options, named as the
+    command's flags with underscores. Wrapped by ``hauser.metrics.Metric``."""
+
+    def __init__(self, name: str, **options: Any) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def scale(self) -> str: ...
+    @property
+    def needs_references(self) -> bool: ...
+    def signature(self, n_hyps: int, n_refs: int) -> str: ...
+    def score_one(self, hypothesis: str, references: Optional[List[str]] = None) -> float: ...
+    def sentence_scores(self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None) -> bytearray: ...
+    def corpus_score(self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None) -> Tuple[float, str]: ...
+    def sentence_details(
+        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None
+    ) -> List[Dict[str, Any]]: ...
+    def corpus_details(
+        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None
+    ) -> Tuple[float, str, Dict[str, Any]]: ...
+
+def metric_names() -> List[str]: ...
+
+# Statistics (float64 columns as native-endian bytes; see hauser.stats for the public API).
+def pearson(x: bytes, y: bytes) -> Tuple[float, float]: ...
+def spearman(x: bytes, y: bytes) -> Tuple[float, float]: ...
+def kendall(x: bytes, y: bytes, variant: str) -> Tuple[float, float]: ...
+def wmt_kendall(human: bytes, metric: bytes) -> Tuple[float, int, int]: ...
+def fisher_z_interval(r: float, n: int, level: float) -> Tuple[float, float]: ...
+def meta_eval(
+    systems: List[str], segments: List[str], human: bytes, metric: bytes, bootstrap: int = 0, seed: int = 0
+) -> Dict[str, Any]: ...
+def bootstrap_mean(values: bytes, resamples: int, seed: int, level: float) -> Tuple[float, float, float, int]: ...
+def williams(human: bytes, a: bytes, b: bytes) -> Tuple[float, float, float]: ...
+def williams_from_r(r12: float, r13: float, r23: float, n: int) -> Tuple[float, float, float]: ...
+def permutation_test(
+    x: bytes, y: bytes, correlation: str, resamples: int, seed: int
+) -> Tuple[float, float, int, bool]: ...
+def permutation_test_paired(
+    human: bytes, a: bytes, b: bytes, correlation: str, resamples: int, seed: int
+) -> Tuple[float, float, int, bool]: ...
+def cohen_kappa(a: List[int], b: List[int], weights: str) -> float: ...
+def fleiss_kappa(table: List[List[int]]) -> float: ...
+def krippendorff_alpha(data: List[List[float]], level: str) -> float: ...
+def mcnemar(table: List[List[int]], method: str) -> Tuple[float, float]: ...
+
+class KnowledgeBase:
+    """A simile knowledge base of (topic, property, vehicle) triplets: relevance and vehicle
+    counts for HAUSER's relevance and creativity criteria. Safe to share between threads."""
+
+    @staticmethod
+    def open(path: StrPath) -> "KnowledgeBase":
+        """Opens (memory-maps) an index written by ``hauser kb build`` or ``build(..., out=)``."""
+    @staticmethod
+    def build(
+        input: StrPath,
+        format: str,
+        out: Optional[StrPath] = None,
+        skip_bad_rows: bool = False,
+        clean: str = "reference",
+    ) -> "KnowledgeBase":
+        """Builds from ``input`` in ``format`` (``maps-kb``, ``triplets``, ``simile-tsv``,
+        ``similes``); written to ``out`` when given, else kept in memory."""
+    @overload
+    def relevance(self, topic: str, vehicle: str) -> float: ...
+    @overload
+    def relevance(self, topic: Texts, vehicle: Texts) -> FloatArray: ...
+    @overload
+    def vehicle_count(self, vehicle: str) -> float: ...
+    @overload
+    def vehicle_count(self, vehicle: Texts) -> FloatArray: ...
+    def lookup(
+        self, topic: str, vehicle: Optional[str] = None, property: Optional[str] = None, top: int = 5
+    ) -> Dict[str, Any]:
+        """``hauser kb lookup``'s JSON as a dict."""
+    def top_properties(self, topic: str, vehicle: str, top: int = 5) -> List[Tuple[str, float, float]]: ...
+    def top_vehicles(self, topic: str, property: str, top: int = 5) -> List[Tuple[str, float, float]]: ...
+    def key(self, text: str) -> str: ...
+    def stats(self) -> Dict[str, Any]:
+        """``hauser kb stats``'s JSON as a dict."""
+    @property
+    def checksum(self) -> str: ...
+    @property
+    def build_report(self) -> Optional[Dict[str, Any]]: ...
+    def triplets(self) -> List[Tuple[str, str, str, float, float]]: ...
+
+@overload
+def extract(similes: str, literal: Optional[str] = None, like_only: bool = False) -> List[Triple]: ...
+@overload
+def extract(
+    similes: Texts, literal: Union[None, str, Sequence[Optional[str]]] = None, like_only: bool = False
+) -> List[List[Triple]]: ...
+
+Group = Dict[str, Any]
+
+class Hauser:
+    """HAUSER's simile evaluator (``hauser score``): criteria, per-group normalisation, quality
+    and the 2:2:1 reranker."""
+
+    def __init__(
+        self,
+        kb: Union[None, KnowledgeBase, StrPath] = None,
+        nli: Optional[str] = None,
+        sentiment: Optional[str] = None,
+        *,
+        nli_labels: Optional[List[str]] = None,
+        nli_input: str = "pair",
+        weights: Union[None, str, Sequence[float]] = None,
+        missing_part: str = "omit",
+        rerank: str = "2:2:1",
+        extract: bool = True,
+        batch_size: int = 32,
+        device: str = "cpu",
+        precision: str = "f32",
+    ) -> None: ...
+    def score(self, groups: Union[Group, Sequence[Group]]) -> List[Dict[str, Any]]:
+        """One record per candidate, the fields of ``hauser score``'s JSONL."""
+    def rerank(
+        self, literal: str, candidates: Sequence[str], components: Optional[Sequence[Sequence[Triple]]] = None
+    ) -> List[str]:
+        """The candidates, best first."""
+    @property
+    def signature(self) -> str: ...
+    @property
+    def criteria(self) -> List[str]: ...
+    @property
+    def skipped(self) -> List[Tuple[str, str]]: ...
+
+# Present when NEURAL is true (the default build).
+class BERTScorer:
+    """BERTScore with bert_score 0.3.13's conventions on a local (or cached hub) model."""
+
+    def __init__(
+        self,
+        model: str,
+        layer: Optional[int] = None,
+        idf: bool = False,
+        baseline: Optional[StrPath] = None,
+        *,
+        prefix_space: Optional[bool] = None,
+        batch_size: int = 64,
+        device: str = "cpu",
+        precision: str = "f32",
+    ) -> None: ...
+    def score(
+        self, cands: Texts, refs: Sequence[Union[str, Sequence[str]]]
+    ) -> Tuple[FloatArray, FloatArray, FloatArray]:
+        """P, R, F of each candidate (bert_score's shape)."""
+    @property
+    def layer(self) -> int: ...
+    @property
+    def signature(self) -> str: ...
+
+class Perplexity:
+    """Sentence perplexity under a causal LM (transformers' ``exp(loss)``)."""
+
+    def __init__(
+        self, model: str, prepend_bos: bool = False, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
+    ) -> None: ...
+    def score(self, texts: Texts) -> FloatArray: ...
+    @property
+    def signature(self) -> str: ...
+
+class StyleClassifier:
+    """Style strength: P(label) under a sequence classifier."""
+
+    def __init__(
+        self, model: str, label: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
+    ) -> None: ...
+    def score(self, texts: Texts, flip: Union[None, str, Sequence[bool]] = None) -> FloatArray: ...
+    @property
+    def signature(self) -> str: ...

@@ -1,0 +1,408 @@
+"""Text metrics with the numbers of ``hauser metric`` (sacreBLEU, rouge-score and NLTK parity).
+
+Every function takes one hypothesis (a ``str``) or a column of them: a list, a NumPy or pandas
+column, or a pyarrow string array (read from its buffers). One hypothesis gives a
+:class:`~hauser.Score` (a ``float`` with ``signature`` and the reference tool's statistics);
+a column gives a :class:`~hauser.ScoreArray` (a NumPy float64 array with ``signature``), or,
+for the ``corpus_*`` functions, one corpus :class:`~hauser.Score`.
+
+References follow sacreBLEU: for one hypothesis, a ``str`` or a list of its references; for a
+column of hypotheses, one column of references (one per hypothesis) or a list of such columns
+(``[[ref1 of each hypothesis], [ref2 of each], ...]``).
+
+Scales are the CLI's: sentence scores are 0-1 (sacreBLEU 1.x's ``sentence_chrf`` scale), corpus
+BLEU and chrF 0-100, everything else 0-1. :class:`Metric` gives any metric of ``hauser metric``
+with its options named as the CLI's flags (``Metric("bleu", tokenize="intl")``).
+
+The work runs in Rust with the interpreter released (threads run in parallel) and long calls
+stop on Ctrl-C; bad input raises ``ValueError`` (or ``TypeError``), a missing WordNet
+``FileNotFoundError``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _hauser
+from ._inputs import is_arrow, reference_streams, text_column
+from ._results import Score, ScoreArray
+
+__all__ = [
+    "Metric",
+    "NAMES",
+    "score",
+    "sentence_chrf",
+    "corpus_chrf",
+    "corpus_bleu",
+    "sentence_bleu",
+    "corpus_ter",
+    "sentence_ter",
+    "rouge",
+    "meteor",
+    "distinct_n",
+    "self_bleu",
+]
+
+#: The metric names of ``hauser metric`` (figlang-metrics' registry), in the CLI's order.
+NAMES: Tuple[str, ...] = tuple(_hauser.metric_names())
+
+Texts = Union[str, Sequence[str], Any]
+
+
+@lru_cache(maxsize=256)
+def _cached(name: str, options: Tuple[Tuple[str, Any], ...]) -> "_hauser.TextMetric":
+    return _hauser.TextMetric(name, **dict(options))
+
+
+def _engine(name: str, options: Dict[str, Any]) -> "_hauser.TextMetric":
+    """The engine metric for ``name`` and ``options``, built once per distinct setting (the
+    cache key is cheap on purpose: per-call loops pay it on every call)."""
+    items = tuple(options.items())
+    try:
+        return _cached(name, items)
+    except TypeError as e:
+        if "unhashable" not in str(e):
+            raise
+    # A list value (weights=[...]): the same setting as its tuple.
+    items = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in items)
+    try:
+        return _cached(name, items)
+    except TypeError:
+        return _hauser.TextMetric(name, **dict(items))
+
+
+class Metric:
+    """Any metric of ``hauser metric``: ``name`` is one of :data:`NAMES`, ``options`` are the
+    command's flags with underscores (``tokenize``, ``smooth_method``, ``smooth_value``,
+    ``max_ngram_order``, ``effective_order``, ``lowercase``, ``chrf_char_order``,
+    ``chrf_word_order``, ``chrf_beta``, ``chrf_whitespace``, ``chrf_lowercase``,
+    ``chrf_eps_smoothing``, ``ter_case_sensitive``, ``ter_normalized``, ``ter_no_punct``,
+    ``ter_asian_support``, ``weights``, ``auto_reweigh``, ``corpus``, ``use_stemmer``,
+    ``split_summaries``, ``nltk_tokenizer``, ``rouge_impl``, ``rouge_pretokenize``,
+    ``wordnet``). ``sentence()`` is ``hauser metric NAME --sentence``, ``corpus()`` the corpus
+    line with ``--format json``. One object can be used from many threads at once."""
+
+    def __init__(self, name: str, **options: Any) -> None:
+        self._engine = _engine(name, options)
+
+    @classmethod
+    def _of(cls, engine: "_hauser.TextMetric") -> "Metric":
+        m = cls.__new__(cls)
+        m._engine = engine
+        return m
+
+    @property
+    def name(self) -> str:
+        """The registry name."""
+        return self._engine.name
+
+    @property
+    def scale(self) -> str:
+        """The scale of the corpus score, ``"0-1"`` or ``"0-100"``; sentence scores are 0-1."""
+        return self._engine.scale
+
+    def signature(self, n_refs: int = 1, n_hyps: int = 0) -> str:
+        """The signature of this metric's scores against ``n_refs`` references."""
+        return self._engine.signature(n_hyps, n_refs)
+
+    def _streams(self, hypotheses: Any, references: Any) -> Tuple[Any, Optional[List[Any]]]:
+        if isinstance(hypotheses, str):
+            raise TypeError("hypotheses: expected a column of texts, got a single str")
+        hyps = text_column(hypotheses, "hypotheses")
+        if references is None and not self._engine.needs_references:
+            return hyps, None
+        return hyps, reference_streams(references, len(hyps))
+
+    def sentence(self, hypotheses: Texts, references: Any = None) -> ScoreArray:
+        """One 0-1 score per hypothesis (``--sentence``)."""
+        hyps, refs = self._streams(hypotheses, references)
+        raw = self._engine.sentence_scores(hyps, refs)
+        n_refs = len(refs) if refs else 0
+        return ScoreArray(_floats(raw), self._engine.signature(len(hyps), n_refs))
+
+    def sentence_details(self, hypotheses: Texts, references: Any = None) -> List[Dict[str, Any]]:
+        """One dict per hypothesis: ``score``, the statistics and ``signature`` (the objects of
+        ``--sentence --format jsonl``)."""
+        hyps, refs = self._streams(hypotheses, references)
+        return self._engine.sentence_details(hyps, refs)
+
+    def corpus(self, hypotheses: Texts, references: Any = None) -> Score:
+        """The corpus score with its signature and statistics (the ``--format json`` line; the
+        statistics are computed when first read)."""
+        hyps, refs = self._streams(hypotheses, references)
+        engine = self._engine
+        value, signature = engine.corpus_score(hyps, refs)
+
+        def details() -> Dict[str, Any]:
+            d = engine.corpus_details(hyps, refs)[2]
+            d.pop("score", None)
+            return d
+
+        return Score(value, signature, engine.scale, compute=details)
+
+    def __call__(self, hypotheses: Texts, references: Any = None) -> Union[Score, ScoreArray]:
+        """``sentence()`` of a column, or the score of one hypothesis (a ``str``)."""
+        if isinstance(hypotheses, str):
+            return _one(self._engine, hypotheses, references)
+        return self.sentence(hypotheses, references)
+
+    def __repr__(self) -> str:
+        return f"Metric({self.name!r}, signature={self.signature()!r})"
+
+
+def _floats(raw: bytearray) -> Any:
+    # The engine's float64 buffer, viewed without a copy (writable: a bytearray).
+    return np.frombuffer(raw, dtype=np.float64)
+
+
+def _one(engine: "_hauser.TextMetric", hypothesis: str, references: Any) -> Score:
+    """The sentence score of one hypothesis; its statistics are computed when first read."""
+    if references is None:
+        if engine.needs_references:
+            raise ValueError(f"{engine.name} needs references")
+        refs: List[str] = []
+    elif isinstance(references, str):
+        refs = [references]
+    elif is_arrow(references):
+        refs = references.to_pylist()
+    else:
+        refs = list(text_column(references, "references"))
+
+    def details() -> Dict[str, Any]:
+        d = engine.sentence_details([hypothesis], [[r] for r in refs] or None)[0]
+        d.pop("score", None)
+        d.pop("signature", None)
+        return d
+
+    value = engine.score_one(hypothesis, refs)
+    return Score(value, _sentence_signature(engine, len(refs)), "0-1", compute=details)
+
+
+@lru_cache(maxsize=1024)
+def _sentence_signature(engine: "_hauser.TextMetric", n_refs: int) -> str:
+    # Formatting a signature costs about as much as a short sentence's score.
+    return engine.signature(1, n_refs)
+
+
+def _apply(
+    name: str, options: Dict[str, Any], hypotheses: Texts, references: Any
+) -> Union[Score, ScoreArray]:
+    engine = _engine(name, options)
+    if isinstance(hypotheses, str):
+        return _one(engine, hypotheses, references)
+    return Metric._of(engine).sentence(hypotheses, references)
+
+
+def _corpus(name: str, options: Dict[str, Any], hypotheses: Texts, references: Any) -> Score:
+    return Metric._of(_engine(name, options)).corpus(hypotheses, references)
+
+
+def score(
+    name: str, hypotheses: Texts, references: Any = None, *, sentence: bool = False, **options: Any
+) -> Union[Score, ScoreArray]:
+    """``hauser metric NAME``: the corpus :class:`Score` (with statistics), or with ``sentence``
+    one score per hypothesis; ``options`` as :class:`Metric`'s."""
+    m = Metric(name, **options)
+    return m.sentence(hypotheses, references) if sentence else m.corpus(hypotheses, references)
+
+
+def _chrf_options(
+    char_order: int, word_order: int, beta: float, remove_whitespace: bool, eps_smoothing: bool, lowercase: bool
+) -> Dict[str, Any]:
+    return {
+        "chrf_char_order": char_order,
+        "chrf_word_order": word_order,
+        "chrf_beta": beta,
+        "chrf_whitespace": not remove_whitespace,
+        "chrf_eps_smoothing": eps_smoothing,
+        "lowercase": lowercase,
+    }
+
+
+def sentence_chrf(
+    hypothesis: Texts,
+    references: Any,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+) -> Union[Score, ScoreArray]:
+    """chrF of each hypothesis on the 0-1 scale (sacreBLEU's ``CHRF`` ``sentence_score`` / 100;
+    ``word_order=2`` is chrF++). Arguments as sacreBLEU's ``sentence_chrf``."""
+    opts = _chrf_options(char_order, word_order, beta, remove_whitespace, eps_smoothing, lowercase)
+    return _apply("chrf", opts, hypothesis, references)
+
+
+def corpus_chrf(
+    hypotheses: Texts,
+    references: Any,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+) -> Score:
+    """Corpus chrF (0-100) as sacreBLEU's ``corpus_chrf``, with ``stats``, ``char_order``,
+    ``word_order`` and ``beta`` in its details."""
+    opts = _chrf_options(char_order, word_order, beta, remove_whitespace, eps_smoothing, lowercase)
+    return _corpus("chrf", opts, hypotheses, references)
+
+
+def corpus_bleu(
+    hypotheses: Texts,
+    references: Any,
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = False,
+    max_ngram_order: int = 4,
+) -> Score:
+    """Corpus BLEU (0-100) as sacreBLEU's ``corpus_bleu``, with its statistics (``counts``,
+    ``totals``, ``precisions``, ``bp``, ``ratio``, ``sys_len``, ``ref_len``,
+    ``verbose_score``). ``force`` is accepted for compatibility: tokenized input is never
+    refused. Sentence-level sacreBLEU: ``Metric("bleu").sentence(...)``."""
+    del force
+    opts = {
+        "smooth_method": smooth_method,
+        "smooth_value": smooth_value,
+        "lowercase": lowercase,
+        "tokenize": tokenize,
+        "effective_order": use_effective_order,
+        "max_ngram_order": max_ngram_order,
+    }
+    return _corpus("bleu", opts, hypotheses, references)
+
+
+def sentence_bleu(
+    hypothesis: Texts,
+    references: Any,
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: str = "method1",
+    auto_reweigh: bool = False,
+    nltk: str = "current",
+) -> Union[Score, ScoreArray]:
+    """NLTK's ``sentence_bleu`` (0-1) on NLTK ``word_tokenize`` tokens, with
+    ``SmoothingFunction().method1`` by default (the CLI's ``sentbleu``, the formality-transfer
+    paper's BLEU). ``smoothing`` is ``method0``..``method7``; ``nltk="3.4.5"`` uses that release's
+    tokenizer. The hypothesis comes first, as in sacreBLEU (NLTK takes the references first)."""
+    opts = {
+        "weights": tuple(weights),
+        "smooth_method": smoothing,
+        "auto_reweigh": auto_reweigh,
+        "nltk_tokenizer": nltk,
+    }
+    return _apply("sentbleu", opts, hypothesis, references)
+
+
+def _ter_options(normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool) -> Dict[str, Any]:
+    return {
+        "ter_normalized": normalized,
+        "ter_no_punct": no_punct,
+        "ter_asian_support": asian_support,
+        "ter_case_sensitive": case_sensitive,
+    }
+
+
+def corpus_ter(
+    hypotheses: Texts,
+    references: Any,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> Score:
+    """Corpus TER (0-100, lower is better) as sacreBLEU's ``corpus_ter``, with ``num_edits``
+    and ``ref_length`` in its details."""
+    opts = _ter_options(normalized, no_punct, asian_support, case_sensitive)
+    return _corpus("ter", opts, hypotheses, references)
+
+
+def sentence_ter(
+    hypothesis: Texts,
+    references: Any,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> Union[Score, ScoreArray]:
+    """TER of each hypothesis, sacreBLEU's ``sentence_ter`` / 100 (the CLI's ``--sentence``)."""
+    opts = _ter_options(normalized, no_punct, asian_support, case_sensitive)
+    return _apply("ter", opts, hypothesis, references)
+
+
+_ROUGE = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def rouge(
+    hypotheses: Texts,
+    references: Any,
+    kind: str = "rougeL",
+    use_stemmer: bool = False,
+    split_summaries: bool = False,
+    impl: str = "rouge-score",
+    pretokenize: bool = False,
+    nltk: str = "current",
+    corpus: bool = False,
+) -> Union[Score, ScoreArray]:
+    """ROUGE F-measure (0-1) of each hypothesis against its best reference, as rouge-score's
+    ``RougeScorer([kind], use_stemmer, split_summaries)``; one hypothesis gives a Score with
+    ``precision``, ``recall`` and ``fmeasure``. ``impl`` ``pltrdy`` / ``pltrdy-0.3.2`` selects the
+    ``rouge`` package's variant (``pretokenize`` with NLTK ``word_tokenize`` first, as the
+    formality paper). ``corpus`` gives the CLI's corpus value (the mean) with mean P/R/F."""
+    if kind not in _ROUGE:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(_ROUGE)}")
+    opts = {
+        "use_stemmer": use_stemmer,
+        "split_summaries": split_summaries,
+        "rouge_impl": impl,
+        "rouge_pretokenize": pretokenize,
+        "nltk_tokenizer": nltk,
+    }
+    if corpus:
+        return _corpus(kind, opts, hypotheses, references)
+    return _apply(kind, opts, hypotheses, references)
+
+
+def meteor(
+    hypotheses: Texts,
+    references: Any,
+    wordnet: Optional[str] = None,
+    nltk: str = "current",
+    corpus: bool = False,
+) -> Union[Score, ScoreArray]:
+    """NLTK's ``meteor_score`` (0-1) on ``word_tokenize`` tokens, with WordNet 3.0 read from
+    ``wordnet`` (default ``/usr/share/wordnet``, Debian's ``wordnet-base``); ``nltk="3.4.5"``
+    reproduces that release's algorithm. ``corpus`` gives the mean as a corpus Score."""
+    opts = {"wordnet": wordnet, "nltk_tokenizer": nltk}
+    if corpus:
+        return _corpus("meteor", opts, hypotheses, references)
+    return _apply("meteor", opts, hypotheses, references)
+
+
+def distinct_n(hypotheses: Texts, n: int = 1, nltk: str = "current", per_text: bool = False) -> Union[Score, ScoreArray]:
+    """Distinct-n (n = 1, 2, 3): distinct n-grams over all n-grams of the hypotheses (NLTK
+    ``word_tokenize`` tokens), as a corpus Score; ``per_text`` gives each text's own value."""
+    if n not in (1, 2, 3):
+        raise ValueError(f"distinct_n: n must be 1, 2 or 3 (the CLI's distinct1..3), got {n!r}")
+    m = Metric(f"distinct{n}", nltk_tokenizer=nltk)
+    return m.sentence(hypotheses) if per_text else m.corpus(hypotheses)
+
+
+def self_bleu(
+    hypotheses: Texts,
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: str = "method1",
+    per_text: bool = False,
+) -> Union[Score, ScoreArray]:
+    """Self-BLEU: NLTK ``sentence_bleu`` of each text against all the others (method1), the mean
+    as a corpus Score; ``per_text`` gives each text's value."""
+    m = Metric("selfbleu", weights=tuple(weights), smooth_method=smoothing)
+    return m.sentence(hypotheses) if per_text else m.corpus(hypotheses)

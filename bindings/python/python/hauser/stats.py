@@ -1,0 +1,201 @@
+"""Meta-evaluation statistics with SciPy's numbers and return shapes.
+
+Correlations return ``(statistic, pvalue)`` results as ``scipy.stats`` does (``pearson`` also has
+``confidence_interval()``); :func:`meta_eval` returns the dict of ``hauser meta-eval``'s JSON
+line (NaN where the CLI prints ``null``). Inputs are any 1-D sequences of numbers (lists, NumPy,
+pandas). Constant input gives NaN, as in SciPy; mismatched lengths, too few items and
+non-finite values raise ``ValueError``. Long computations (bootstrap, permutation tests) release
+the interpreter and stop on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence
+
+import numpy as np
+
+from . import _hauser
+from ._inputs import column_of, floats
+from ._results import (
+    BootstrapResult,
+    ConfidenceInterval,
+    PearsonResult,
+    PermutationTestResult,
+    SignificanceResult,
+    WilliamsResult,
+    WmtKendallResult,
+    pearson_result,
+)
+
+__all__ = [
+    "pearson",
+    "spearman",
+    "kendall",
+    "wmt_kendall",
+    "corr",
+    "meta_eval",
+    "bootstrap_mean",
+    "williams",
+    "permutation_test",
+    "permutation_test_paired",
+    "cohen_kappa",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "mcnemar",
+]
+
+Numbers = Sequence[float]
+
+
+def pearson(x: Numbers, y: Numbers) -> PearsonResult:
+    """Pearson's r with SciPy's two-sided p-value (``scipy.stats.pearsonr``)."""
+    xb = floats(x, "x")
+    stat, p = _hauser.pearson(xb, floats(y, "y"))
+    return pearson_result(stat, p, len(xb) // 8)
+
+
+def spearman(x: Numbers, y: Numbers) -> SignificanceResult:
+    """Spearman's rho with SciPy's p-value (``scipy.stats.spearmanr``)."""
+    return SignificanceResult(*_hauser.spearman(floats(x, "x"), floats(y, "y")))
+
+
+def kendall(x: Numbers, y: Numbers, variant: str = "b") -> SignificanceResult:
+    """Kendall's tau-b (or ``variant="c"``) with SciPy's p-value (``scipy.stats.kendalltau``,
+    ``method="auto"``)."""
+    return SignificanceResult(*_hauser.kendall(floats(x, "x"), floats(y, "y"), variant))
+
+
+def wmt_kendall(human: Numbers, metric: Numbers) -> WmtKendallResult:
+    """The WMT17 segment-level Kendall-like tau: pairs tied on the human score are skipped; a
+    pair the metric ties but humans do not counts as discordant. NaN when no pair counts."""
+    return WmtKendallResult(*_hauser.wmt_kendall(floats(human, "human"), floats(metric, "metric")))
+
+
+def corr(x: Numbers, y: Numbers) -> Dict[str, Any]:
+    """``hauser corr``'s JSON as a dict: Pearson, Spearman and Kendall tau-b with p-values."""
+    p, s, k = pearson(x, y), spearman(x, y), kendall(x, y)
+    return {
+        "n": p._n,
+        "pearson": p.statistic,
+        "pearson_p": p.pvalue,
+        "spearman": s.statistic,
+        "spearman_p": s.pvalue,
+        "kendall": k.statistic,
+        "kendall_p": k.pvalue,
+        "kendall_variant": "b",
+        "signature": f"corr|p:scipy-1.17|version:{_hauser.METRICS_VERSION}",
+    }
+
+
+def meta_eval(
+    data: Any,
+    system: str = "system",
+    segment: str = "segment",
+    human: str = "human",
+    metric: str = "metric",
+    bootstrap: int = 0,
+    seed: int = 0,
+) -> Dict[str, Any]:
+    """``hauser meta-eval`` on a table with one row per system output: a pandas (or polars)
+    DataFrame, a pyarrow Table or a dict of columns, with the columns named by ``system``,
+    ``segment``, ``human`` and ``metric``. Returns the CLI's JSON line as a dict: system-level
+    Pearson (p, Fisher-z 95% interval), Spearman and Kendall of per-system means, the top-N
+    Pearsons, the segment-level WMT17 tau averaged over segments and the pooled Pearson, the
+    counts and the signature; with ``bootstrap`` resamples (and ``seed``), percentile 95%
+    intervals from resampled segments. System and segment values are compared as text."""
+    systems = [str(v) for v in column_of(data, system)]
+    segments = [str(v) for v in column_of(data, segment)]
+    return _hauser.meta_eval(
+        systems,
+        segments,
+        floats(column_of(data, human), human),
+        floats(column_of(data, metric), metric),
+        bootstrap,
+        seed,
+    )
+
+
+def bootstrap_mean(
+    values: Numbers, n_resamples: int = 1000, seed: int = 0, confidence_level: float = 0.95
+) -> BootstrapResult:
+    """Percentile bootstrap interval of the mean (e.g. of 0/1 correctness: an accuracy's
+    interval). The same seed gives the same interval, whatever the number of threads."""
+    est, low, high, valid = _hauser.bootstrap_mean(floats(values, "values"), n_resamples, seed, confidence_level)
+    return BootstrapResult(ConfidenceInterval(low, high), est, valid)
+
+
+def williams(human: Numbers, a: Numbers, b: Numbers) -> WilliamsResult:
+    """Williams' test (as WMT uses it): does metric ``a`` correlate (Pearson) better with
+    ``human`` than metric ``b``? Returns t, the one-sided p-value and the degrees of freedom."""
+    return WilliamsResult(*_hauser.williams(floats(human, "human"), floats(a, "a"), floats(b, "b")))
+
+
+def williams_from_r(r12: float, r13: float, r23: float, n: int) -> WilliamsResult:
+    """Williams' test from corr(human, a), corr(human, b), corr(a, b) over ``n`` items."""
+    return WilliamsResult(*_hauser.williams_from_r(r12, r13, r23, n))
+
+
+def permutation_test(
+    x: Numbers, y: Numbers, correlation: str = "pearson", n_resamples: int = 9999, seed: int = 0
+) -> PermutationTestResult:
+    """Permutation test of a correlation (``pearson``, ``spearman`` or ``kendall``), as
+    ``scipy.stats.permutation_test(..., permutation_type="pairings")``: exact when n! does not
+    exceed ``n_resamples``, else seeded random shuffles."""
+    stat, p, n, exact = _hauser.permutation_test(floats(x, "x"), floats(y, "y"), correlation, n_resamples, seed)
+    return PermutationTestResult(stat, p, n, exact)
+
+
+def permutation_test_paired(
+    human: Numbers, a: Numbers, b: Numbers, correlation: str = "pearson", n_resamples: int = 9999, seed: int = 0
+) -> PermutationTestResult:
+    """Paired permutation test of corr(human, a) - corr(human, b) for two metrics scored on the
+    same items (z-standardised scores swapped item by item)."""
+    stat, p, n, exact = _hauser.permutation_test_paired(
+        floats(human, "human"), floats(a, "a"), floats(b, "b"), correlation, n_resamples, seed
+    )
+    return PermutationTestResult(stat, p, n, exact)
+
+
+def cohen_kappa(a: Sequence[int], b: Sequence[int], weights: Optional[str] = None) -> float:
+    """Cohen's kappa of two raters' integer labels (scikit-learn's ``cohen_kappa_score``;
+    ``weights`` None, ``"linear"`` or ``"quadratic"``)."""
+    return _hauser.cohen_kappa(_ints(a), _ints(b), weights or "none")
+
+
+def fleiss_kappa(table: Any) -> float:
+    """Fleiss' kappa of a subjects x categories table of rating counts (statsmodels'
+    ``fleiss_kappa``)."""
+    rows = np.asarray(table)
+    if rows.ndim != 2:
+        raise ValueError(f"fleiss_kappa: expected a 2-D table, got shape {rows.shape}")
+    return _hauser.fleiss_kappa([[int(c) for c in row] for row in rows.tolist()])
+
+
+def krippendorff_alpha(reliability_data: Any, level_of_measurement: str = "interval") -> float:
+    """Krippendorff's alpha of ``reliability_data[rater][unit]`` (NaN marks a missing rating), as
+    the ``krippendorff`` package's ``alpha``; level ``nominal``, ``ordinal``, ``interval`` or
+    ``ratio``."""
+    data = np.asarray(reliability_data, dtype=np.float64)
+    if data.ndim != 2:
+        raise ValueError(f"krippendorff_alpha: expected raters x units, got shape {data.shape}")
+    return _hauser.krippendorff_alpha(data.tolist(), level_of_measurement)
+
+
+def mcnemar(table: Any, exact: bool = True, correction: bool = True) -> SignificanceResult:
+    """McNemar's test on a 2x2 table of paired outcomes, as statsmodels' ``mcnemar`` (exact
+    binomial test, or chi-square with or without continuity correction)."""
+    t = np.asarray(table)
+    if t.shape != (2, 2):
+        raise ValueError(f"mcnemar: expected a 2x2 table, got shape {t.shape}")
+    method = "exact" if exact else ("chi2-corrected" if correction else "chi2")
+    cells = [[int(t[0][0]), int(t[0][1])], [int(t[1][0]), int(t[1][1])]]
+    return SignificanceResult(*_hauser.mcnemar(cells, method))
+
+
+def _ints(values: Any) -> list:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"expected a 1-D sequence of labels, got shape {arr.shape}")
+    if arr.dtype.kind not in "iub":
+        raise TypeError(f"expected integer labels, got dtype {arr.dtype}")
+    return [int(v) for v in arr.tolist()]
