@@ -26,7 +26,7 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from text_metric_corpus import REFERENCES  # noqa: E402
+from text_metric_corpus import REFERENCES, edited_pairs  # noqa: E402
 
 N = int(os.environ.get("BENCH_N", "100000"))
 REPEAT = int(os.environ.get("BENCH_REPEAT", "1"))
@@ -35,23 +35,8 @@ WORDS = " ".join(REFERENCES).split()
 
 
 def make_pairs(n, seed=7):
-    rng = random.Random(seed)
-    hyps, refs = [], []
-    for _ in range(n):
-        ref = rng.choice(REFERENCES)
-        w = ref.split()
-        for _ in range(rng.randrange(4)):
-            op = rng.randrange(3)
-            i = rng.randrange(len(w))
-            if op == 0 and len(w) > 1:
-                del w[i]
-            elif op == 1:
-                w.insert(i, rng.choice(WORDS))
-            else:
-                w[i] = rng.choice(WORDS)
-        hyps.append(" ".join(w))
-        refs.append(ref)
-    return hyps, refs
+    pairs = list(edited_pairs(n, seed))
+    return [h for h, _ in pairs], [r for _, r in pairs]
 
 
 def edit(ref, seed):

@@ -131,5 +131,25 @@ def pairs():
     return items
 
 
+def edited_pairs(n, seed=7):
+    """`n` benchmark (hypothesis, reference) pairs, deterministic for a seed: a reference drawn
+    from REFERENCES and 0-3 seeded word edits (drop, insert or replace a corpus word). The
+    workload of bench_text_metrics.py, bench_python.py and examples/python/make_pairs.py."""
+    rng = random.Random(seed)
+    words = " ".join(REFERENCES).split()
+    for _ in range(n):
+        ref = rng.choice(REFERENCES)
+        w = ref.split()
+        for _ in range(rng.randrange(4)):
+            op, i = rng.randrange(3), rng.randrange(len(w))
+            if op == 0 and len(w) > 1:
+                del w[i]
+            elif op == 1:
+                w.insert(i, rng.choice(words))
+            else:
+                w[i] = rng.choice(words)
+        yield " ".join(w), ref
+
+
 if __name__ == "__main__":
     print(len(pairs()))
