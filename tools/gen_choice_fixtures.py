@@ -29,15 +29,10 @@ import json
 import shutil
 from pathlib import Path
 
-import tokenizers
 import torch
-import transformers
-from gen_tiny_models import rounded, small as tiny_small
+from gen_tiny_models import copy_fixture_tokenizer, head_config, head_fixture_meta, rounded
 from transformers import (
-    AutoTokenizer,
-    BertConfig,
     BertForMultipleChoice,
-    RobertaConfig,
     RobertaForMultipleChoice,
 )
 
@@ -51,10 +46,6 @@ MAX_LENGTH = 64
 # fixture could not tell the choices apart; at 0.2 they differ by 1e-2 to 1 (printed on a run).
 INIT = 0.2
 
-TOKENIZER_FILES = {
-    "bert": ["tokenizer.json", "tokenizer_config.json", "vocab.txt"],
-    "roberta": ["tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt"],
-}
 
 NARRATIVE = "Mark was dead on his feet."
 INFERENCES = ["Mark is tired.", "Mark wants sleep.", "Mark feels bad."]
@@ -90,24 +81,6 @@ ITEMS = [
 ]
 
 
-def small(**kw):
-    """tools/gen_tiny_models.py's small(), with the wider initialisation above."""
-    return tiny_small(initializer_range=INIT, **kw)
-
-
-def copy_tokenizer(name):
-    d = OUT / name
-    d.mkdir(parents=True, exist_ok=True)
-    for f in TOKENIZER_FILES[name]:
-        shutil.copy(FIXTURES / name / f, d / f)
-    return AutoTokenizer.from_pretrained(str(d))
-
-
-def vocab_size(name):
-    """The vocabulary size of the existing fixture model (same tokenizer)."""
-    return json.loads((FIXTURES / name / "config.json").read_text())["vocab_size"]
-
-
 def reference(model, tok, with_types):
     items = []
     for pairs in ITEMS:
@@ -131,14 +104,7 @@ def reference(model, tok, with_types):
 
 
 def meta(name):
-    return {
-        "model": f"multiple-choice/{name}",
-        "generator": "tools/gen_choice_fixtures.py",
-        "transformers": transformers.__version__,
-        "torch": torch.__version__,
-        "tokenizers": tokenizers.__version__,
-        "tolerance": TOLERANCE,
-    }
+    return head_fixture_meta(f"multiple-choice/{name}", "tools/gen_choice_fixtures.py", TOLERANCE)
 
 
 def write(name, model, tok, with_types):
@@ -152,16 +118,15 @@ def write(name, model, tok, with_types):
 
 
 def gen_bert():
-    tok = copy_tokenizer("bert")
-    cfg = BertConfig(vocab_size=vocab_size("bert"), type_vocab_size=2, pad_token_id=0, **small())
+    tok = copy_fixture_tokenizer("bert", OUT)
+    cfg = head_config("bert", INIT)
     torch.manual_seed(11)
     write("bert", BertForMultipleChoice(cfg), tok, with_types=True)
 
 
 def gen_roberta():
-    tok = copy_tokenizer("roberta")
-    cfg = RobertaConfig(vocab_size=vocab_size("roberta"), type_vocab_size=1, pad_token_id=1, bos_token_id=0,
-                        eos_token_id=2, **small(max_position_embeddings=66))
+    tok = copy_fixture_tokenizer("roberta", OUT)
+    cfg = head_config("roberta", INIT)
     torch.manual_seed(12)
     write("roberta", RobertaForMultipleChoice(cfg), tok, with_types=False)
 

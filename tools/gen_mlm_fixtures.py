@@ -31,20 +31,16 @@ import json
 import shutil
 from pathlib import Path
 
-import tokenizers
 import torch
-import transformers
-from gen_tiny_models import CORPUS, rounded, small as tiny_small
+from gen_tiny_models import CORPUS, copy_fixture_tokenizer, head_config, head_fixture_meta, rounded
+from gen_tiny_models import small as tiny_small
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import (
     AlbertConfig,
     AlbertForMaskedLM,
     AlbertForSequenceClassification,
-    AutoTokenizer,
-    BertConfig,
     BertForMaskedLM,
     PreTrainedTokenizerFast,
-    RobertaConfig,
     RobertaForMaskedLM,
 )
 
@@ -55,10 +51,6 @@ TOLERANCE = 1e-4
 TOP_K = 8
 INIT = 0.2
 
-TOKENIZER_FILES = {
-    "bert": ["tokenizer.json", "tokenizer_config.json", "vocab.txt"],
-    "roberta": ["tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt"],
-}
 
 # {mask} is replaced by the model's mask token. Two masks in one text: the authors' substring
 # masking can produce that ("is" inside "this").
@@ -69,22 +61,6 @@ TEXTS = [
     "The soldiers {mask} slowly towards the {mask}.",
     "A storm of anger {mask}",
 ]
-
-
-def small(**kw):
-    return tiny_small(initializer_range=INIT, **kw)
-
-
-def copy_tokenizer(name):
-    d = OUT / name
-    d.mkdir(parents=True, exist_ok=True)
-    for f in TOKENIZER_FILES[name]:
-        shutil.copy(FIXTURES / name / f, d / f)
-    return AutoTokenizer.from_pretrained(str(d))
-
-
-def vocab_size(name):
-    return json.loads((FIXTURES / name / "config.json").read_text())["vocab_size"]
 
 
 def albert_tokenizer(d):
@@ -115,14 +91,7 @@ def albert_tokenizer(d):
 
 
 def meta(name):
-    return {
-        "model": f"masked-lm/{name}",
-        "generator": "tools/gen_mlm_fixtures.py",
-        "transformers": transformers.__version__,
-        "torch": torch.__version__,
-        "tokenizers": tokenizers.__version__,
-        "tolerance": TOLERANCE,
-    }
+    return head_fixture_meta(f"masked-lm/{name}", "tools/gen_mlm_fixtures.py", TOLERANCE)
 
 
 def mlm_reference(model, tok, with_hidden):
@@ -172,16 +141,15 @@ def write(name, model, tok, with_hidden=False):
 
 
 def gen_bert():
-    tok = copy_tokenizer("bert")
-    cfg = BertConfig(vocab_size=vocab_size("bert"), type_vocab_size=2, pad_token_id=0, **small())
+    tok = copy_fixture_tokenizer("bert", OUT)
+    cfg = head_config("bert", INIT)
     torch.manual_seed(21)
     write("bert", BertForMaskedLM(cfg), tok)
 
 
 def gen_roberta():
-    tok = copy_tokenizer("roberta")
-    cfg = RobertaConfig(vocab_size=vocab_size("roberta"), type_vocab_size=1, pad_token_id=1, bos_token_id=0,
-                        eos_token_id=2, **small(max_position_embeddings=66))
+    tok = copy_fixture_tokenizer("roberta", OUT)
+    cfg = head_config("roberta", INIT)
     torch.manual_seed(22)
     write("roberta", RobertaForMaskedLM(cfg), tok)
 
@@ -191,7 +159,7 @@ def albert_config(tok, **kw):
         vocab_size=len(tok), embedding_size=16, type_vocab_size=2, pad_token_id=tok.pad_token_id,
         bos_token_id=tok.cls_token_id, eos_token_id=tok.sep_token_id, num_hidden_groups=2,
         inner_group_num=2, hidden_act="gelu_new", classifier_dropout_prob=0.0,
-        **small(num_hidden_layers=4, **kw),
+        **tiny_small(initializer_range=INIT, num_hidden_layers=4, **kw),
     )
 
 

@@ -29,6 +29,7 @@ import transformers
 import tokenizers
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers, decoders
 from transformers import (
+    AutoTokenizer,
     BertConfig,
     BertForSequenceClassification,
     DebertaConfig,
@@ -271,6 +272,39 @@ def meta(name):
         "tokenizers": tokenizers.__version__,
         "tolerance": TOLERANCE,
     }
+
+
+# The tokenizer files of this generator's bert/ and roberta/ fixtures, which the task-head
+# generators (gen_choice_fixtures.py, gen_mlm_fixtures.py) copy next to their own models.
+TOKENIZER_FILES = {
+    "bert": ["tokenizer.json", "tokenizer_config.json", "vocab.txt"],
+    "roberta": ["tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt"],
+}
+
+
+def head_fixture_meta(model, generator, tolerance):
+    """meta() of a task-head fixture written by another generator."""
+    return {**meta(model), "generator": generator, "tolerance": tolerance}
+
+
+def copy_fixture_tokenizer(name, out):
+    """Copies the tokenizer files of fixture `name` (bert or roberta) into `out / name` and loads
+    them with AutoTokenizer."""
+    d = out / name
+    d.mkdir(parents=True, exist_ok=True)
+    for f in TOKENIZER_FILES[name]:
+        shutil.copy(OUT / name / f, d / f)
+    return AutoTokenizer.from_pretrained(str(d))
+
+
+def head_config(name, init, **kw):
+    """The config of a task-head model on fixture `name`'s tokenizer: small() with
+    initializer_range `init`, BERT's or RoBERTa's special ids and position offset."""
+    vocab = json.loads((OUT / name / "config.json").read_text())["vocab_size"]
+    if name == "bert":
+        return BertConfig(vocab_size=vocab, type_vocab_size=2, pad_token_id=0, **small(initializer_range=init, **kw))
+    return RobertaConfig(vocab_size=vocab, type_vocab_size=1, pad_token_id=1, bos_token_id=0, eos_token_id=2,
+                         **small(initializer_range=init, max_position_embeddings=66, **kw))
 
 
 def save_wordpiece_vocab(d, tok):
