@@ -612,29 +612,13 @@ impl TextMetric for TerMetric {
 
 impl StatsScorer for TerMetric {
     fn score(&self, sums: &[f64]) -> f64 {
-        let (num_edits, ref_length) = (sums.first().copied(), sums.get(1).copied());
-        self.cfg.score_from_stats(&TerStats {
-            num_edits: num_edits.unwrap_or(0.0),
-            ref_length: ref_length.unwrap_or(0.0),
-        })
+        self.cfg.score(sums)
     }
-    /// sacreBLEU divides the `float32` sums and multiplies by the Python int 100, which NumPy
-    /// keeps in `float32`; the two constant branches are Python floats.
     fn score_resample(&self, sums: &[f32]) -> ResampleScore {
-        let (ne, rl) = (
-            sums.first().copied().unwrap_or(0.0),
-            sums.get(1).copied().unwrap_or(0.0),
-        );
-        if rl > 0.0 {
-            ResampleScore::F32(100.0 * (ne / rl))
-        } else if ne > 0.0 {
-            ResampleScore::F64(100.0)
-        } else {
-            ResampleScore::F64(0.0)
-        }
+        self.cfg.score_resample(sums)
     }
     fn stats_len(&self) -> Option<usize> {
-        Some(2)
+        self.cfg.stats_len()
     }
 }
 

@@ -195,6 +195,22 @@ thread_local! {
     static SIGNATURE: SignatureCache<(SacreBleu, usize)> = const { RefCell::new(None) };
 }
 
+/// Orders up to which [`SacreBleu::score_from_stats`] works on the stack.
+const STACK_ORDERS: usize = 8;
+
+/// sacreBLEU's brevity penalty of a hypothesis length against the closest reference length.
+fn brevity_penalty(sys: f64, rl: f64) -> f64 {
+    if sys < rl {
+        if sys > 0.0 {
+            (1.0 - rl / sys).exp()
+        } else {
+            0.0
+        }
+    } else {
+        1.0
+    }
+}
+
 fn my_log(x: f64) -> f64 {
     if x == 0.0 {
         -9_999_999_999.0
@@ -409,37 +425,62 @@ impl SacreBleu {
 
     /// BLEU (0-100) from sufficient statistics (sacreBLEU's `compute_bleu`).
     pub fn score_from_stats(&self, stats: &BleuStats) -> f64 {
-        self.details(stats).score
+        let max_n = self.max_ngram_order;
+        if max_n > STACK_ORDERS {
+            return self.details(stats).score;
+        }
+        // The per-order working lists on the stack: a sentence score allocates nothing here.
+        let mut work = [[0.0; STACK_ORDERS]; 3];
+        let [counts, totals, precisions] = &mut work;
+        self.compute(
+            stats,
+            &mut counts[..max_n],
+            &mut totals[..max_n],
+            &mut precisions[..max_n],
+        )
     }
 
     /// sacreBLEU's `BLEUScore` of sufficient statistics: the score with its n-gram counts,
     /// totals, precisions (0-100), brevity penalty and length ratio.
     pub fn details(&self, stats: &BleuStats) -> BleuDetails {
-        let (sys, rl) = (stats.sys_len as f64, stats.ref_len as f64);
-        let bp = if sys < rl {
-            if sys > 0.0 {
-                (1.0 - rl / sys).exp()
-            } else {
-                0.0
-            }
-        } else {
-            1.0
-        };
         let max_n = self.max_ngram_order;
-        let mut out = BleuDetails {
-            score: 0.0,
-            counts: stats.correct.iter().map(|&c| c as f64).collect(),
-            totals: stats.total.iter().map(|&c| c as f64).collect(),
-            precisions: vec![0.0; max_n],
-            bp,
+        let (mut counts, mut totals, mut precisions) =
+            (vec![0.0; max_n], vec![0.0; max_n], vec![0.0; max_n]);
+        let score = self.compute(stats, &mut counts, &mut totals, &mut precisions);
+        let (sys, rl) = (stats.sys_len as f64, stats.ref_len as f64);
+        BleuDetails {
+            score,
+            counts,
+            totals,
+            precisions,
+            bp: brevity_penalty(sys, rl),
             ratio: if stats.ref_len > 0 { sys / rl } else { 0.0 },
             sys_len: stats.sys_len,
             ref_len: stats.ref_len,
-        };
-        if stats.correct.iter().all(|&c| c == 0) {
-            return out;
         }
-        let (correct, total, precisions) = (&mut out.counts, &mut out.totals, &mut out.precisions);
+    }
+
+    /// sacreBLEU's `compute_bleu` into caller-provided per-order lists (`max_ngram_order`
+    /// long, zeroed): fills the counts and totals as sacreBLEU reports them and the
+    /// precisions, and returns the score.
+    fn compute(
+        &self,
+        stats: &BleuStats,
+        correct: &mut [f64],
+        total: &mut [f64],
+        precisions: &mut [f64],
+    ) -> f64 {
+        let max_n = self.max_ngram_order;
+        for (c, &s) in correct.iter_mut().zip(&stats.correct) {
+            *c = s as f64;
+        }
+        for (t, &s) in total.iter_mut().zip(&stats.total) {
+            *t = s as f64;
+        }
+        if stats.correct.iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        let bp = brevity_penalty(stats.sys_len as f64, stats.ref_len as f64);
         let mut smooth_mteval = 1.0;
         let mut eff_order = max_n;
         for n in 1..=max_n {
@@ -470,8 +511,7 @@ impl SacreBleu {
             }
         }
         let s: f64 = precisions[..eff_order].iter().map(|&p| my_log(p)).sum();
-        out.score = bp * (s / eff_order as f64).exp();
-        out
+        bp * (s / eff_order as f64).exp()
     }
 
     /// The statistics of a corpus: each segment's, summed.

@@ -17,6 +17,7 @@ use std::ops::{Add, Div, Mul, Sub};
 use super::{ResampleScore, StatsScorer};
 use crate::text::bleu_sacre::{SacreBleu, SacreSmoothing};
 use crate::text::chrf::Chrf;
+use crate::text::ter::{Ter, TerStats};
 
 /// A number as a sacreBLEU score function sees it: a Python `int`/`float` (or a NumPy `int64`
 /// / `float64` scalar, which computes the same) or a NumPy `float32` scalar.
@@ -256,6 +257,36 @@ impl StatsScorer for Chrf {
 
     fn stats_len(&self) -> Option<usize> {
         Some(3 * (self.char_order + self.word_order))
+    }
+}
+
+/// sacreBLEU's TER on statistics rows `[num_edits, ref_length]` ([`Ter::segment_stats`]).
+impl StatsScorer for Ter {
+    fn score(&self, sums: &[f64]) -> f64 {
+        self.score_from_stats(&TerStats {
+            num_edits: sums.first().copied().unwrap_or(0.0),
+            ref_length: sums.get(1).copied().unwrap_or(0.0),
+        })
+    }
+
+    /// sacreBLEU divides the `float32` sums and multiplies by the Python int 100, which NumPy
+    /// keeps in `float32`; the two constant branches are Python floats.
+    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
+        let (ne, rl) = (
+            sums.first().copied().unwrap_or(0.0),
+            sums.get(1).copied().unwrap_or(0.0),
+        );
+        if rl > 0.0 {
+            ResampleScore::F32(100.0 * (ne / rl))
+        } else if ne > 0.0 {
+            ResampleScore::F64(100.0)
+        } else {
+            ResampleScore::F64(0.0)
+        }
+    }
+
+    fn stats_len(&self) -> Option<usize> {
+        Some(2)
     }
 }
 
@@ -750,5 +781,23 @@ mod tests {
             ResampleScore::F32(_)
         ));
         assert!(StatsScorer::score(&chrf, &[1.0]).is_nan());
+        let ter = Ter::default();
+        let st = ter.segment_stats(hyps[1], &refs[1]);
+        let row = [st.num_edits, st.ref_length];
+        assert_eq!(StatsScorer::score(&ter, &row), ter.score_from_stats(&st));
+        // 3 edits over 7 reference words, divided and scaled in float32 as NumPy does.
+        let ResampleScore::F32(r) = ter.score_resample(&[3.0, 7.0]) else {
+            panic!("TER resamples over a non-empty reference are float32");
+        };
+        assert_eq!(r, 100.0f32 * (3.0f32 / 7.0f32));
+        assert_ne!(f64::from(r), 100.0 * 3.0 / 7.0);
+        assert!(matches!(
+            ter.score_resample(&[2.0, 0.0]),
+            ResampleScore::F64(v) if v == 100.0
+        ));
+        assert!(matches!(
+            ter.score_resample(&[0.0, 0.0]),
+            ResampleScore::F64(v) if v == 0.0
+        ));
     }
 }
