@@ -252,7 +252,9 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let io = |e| CliError::io("<stdout>", e);
     let detailed = matches!(args.format.as_str(), "json" | "jsonl");
     if args.sentence && detailed {
-        let signature = metric.signature(hyps.len(), refs.len()).to_string();
+        let signature = metric
+            .sentence_signature(hyps.len(), refs.len())
+            .to_string();
         for mut d in metric.sentence_details(&hyps, &refs).map_err(metric_err)? {
             d.insert("signature".into(), json!(signature));
             writeln!(out, "{}", serde_json::Value::Object(d)).map_err(io)?;

@@ -276,6 +276,13 @@ impl PyTextMetric {
         self.metric.signature(n_hyps, n_refs).to_string()
     }
 
+    /// The signature of the sentence scores of `n_hyps` hypotheses against `n_refs`
+    /// reference streams (the CLI's `--sentence --format jsonl` one): BLEU's says `eff:yes`,
+    /// and the 0-100 metrics' `scale:0-1`.
+    fn sentence_signature(&self, n_hyps: usize, n_refs: usize) -> String {
+        self.metric.sentence_signature(n_hyps, n_refs).to_string()
+    }
+
     /// One 0-1 score per hypothesis (the CLI's `--sentence` output), as float64 bytes.
     #[pyo3(signature = (hypotheses, references=None))]
     fn sentence_scores<'py>(
@@ -352,7 +359,7 @@ impl PyTextMetric {
         let long = input.long();
         let signature = self
             .metric
-            .signature(input.hyps.len(), input.refs.len())
+            .sentence_signature(input.hyps.len(), input.refs.len())
             .to_string();
         let details: Vec<Details> = interrupt::run(py, long, move |cancel| {
             per_sentence(&*metric, input.hyps, input.refs, cancel, |m, h, r| {

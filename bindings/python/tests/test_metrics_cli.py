@@ -128,9 +128,11 @@ def check(cli: Any, files: Files, name: str, options: Dict[str, Any]) -> None:
     want = cli.floats(base + ["--sentence"])
     assert sentence.shape == (len(want),)
     assert np.allclose(sentence, want, rtol=0, atol=TEXT_TOL, equal_nan=True)
-    assert sentence.signature == m.signature(len(refs or []), len(files.hyps))
+    assert sentence.signature == m.sentence_signature(len(refs or []), len(files.hyps))
 
-    same(m.sentence_details(files.hyps, refs), cli.jsonl(base + ["--sentence", "--format", "jsonl"]), name)
+    rows = cli.jsonl(base + ["--sentence", "--format", "jsonl"])
+    assert all(r["signature"] == sentence.signature for r in rows)
+    same(m.sentence_details(files.hyps, refs), rows, name)
 
 
 @pytest.mark.parametrize("name,options", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])

@@ -63,6 +63,10 @@ fn object(value: impl serde::Serialize) -> Details {
     }
 }
 
+/// The scale of the sentence scores of the metrics whose corpus score is 0-100, named in their
+/// sentence signatures.
+const SENTENCE_SCALE: &str = "0-1";
+
 /// Details holding only a score.
 pub(crate) fn score_only(score: f64) -> Details {
     let mut d = Details::new();
@@ -103,6 +107,11 @@ impl TextMetric for Bleu {
     }
     fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
         self.corpus.signature(n_refs)
+    }
+    fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
+        self.sentence_cfg()
+            .signature(n_refs)
+            .with("scale", SENTENCE_SCALE)
     }
     fn sentence_scores(
         &self,
@@ -216,6 +225,9 @@ impl TextMetric for ChrfMetric {
     }
     fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
         self.cfg.signature(n_refs, Scale::Percent.as_str())
+    }
+    fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
+        self.cfg.signature(n_refs, SENTENCE_SCALE)
     }
     fn sentence_scores(
         &self,
@@ -559,6 +571,9 @@ impl TextMetric for TerMetric {
     }
     fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
         self.cfg.signature(n_refs)
+    }
+    fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
+        self.cfg.signature(n_refs).with("scale", SENTENCE_SCALE)
     }
     fn sentence_scores(
         &self,

@@ -100,6 +100,15 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
     /// The signature of the corpus score of `n_hyps` hypotheses against `n_refs` reference lists.
     fn signature(&self, n_hyps: usize, n_refs: usize) -> Signature;
 
+    /// The signature of [`TextMetric::sentence_scores`] and
+    /// [`TextMetric::sentence_details`]: the corpus one where sentences are scored alike. It
+    /// differs where the sentence scores do: sacreBLEU's BLEU scores sentences with effective
+    /// order (`eff:yes`), and the metrics whose corpus score is 0-100 (BLEU, chrF, TER) give
+    /// sentence scores on the 0-1 scale (`scale:0-1`).
+    fn sentence_signature(&self, n_hyps: usize, n_refs: usize) -> Signature {
+        self.signature(n_hyps, n_refs)
+    }
+
     /// One score per hypothesis, on the 0-1 scale. The exception is METEOR with NLTK 3.4.5
     /// ([`MeteorVersion::V345`]): that release counts some stem matches twice, and its scores,
     /// reproduced as it computes them, can exceed 1 (up to 2).

@@ -145,3 +145,45 @@ fn every_option_gives_the_reference_values() {
         }
     }
 }
+
+/// The signature of `--sentence --format jsonl` describes the sentence scores: sacreBLEU's
+/// sentence BLEU uses effective order, and BLEU, chrF and TER sentence scores are 0-1, while
+/// the corpus line keeps sacreBLEU's corpus settings.
+#[test]
+fn sentence_records_carry_the_sentence_signature() {
+    let dir = tempfile::tempdir().unwrap();
+    let (h, r) = (dir.path().join("h.txt"), dir.path().join("r.txt"));
+    std::fs::write(&h, "the cat sat\nhello there\n").unwrap();
+    std::fs::write(&r, "the cat sat down\nhello here\n").unwrap();
+    let (h, r) = (h.display().to_string(), r.display().to_string());
+    let signatures = |name: &str| {
+        let base = ["metric", name, "--hyp", &h, "--ref", &r];
+        let corpus = json_lines(&run(&[&base[..], &["--format", "json"]].concat()));
+        let rows = json_lines(&run(
+            &[&base[..], &["--sentence", "--format", "jsonl"]].concat()
+        ));
+        assert_eq!(rows.len(), 2, "{name}: one record per hypothesis");
+        assert!(rows.iter().all(|x| x["signature"] == rows[0]["signature"]));
+        let s = |v: &Value| v["signature"].as_str().unwrap().to_string();
+        (s(&corpus[0]), s(&rows[0]))
+    };
+    let (corpus, sentence) = signatures("bleu");
+    assert!(
+        corpus.contains("|eff:no|") && !corpus.contains("scale:"),
+        "{corpus}"
+    );
+    assert!(
+        sentence.contains("|eff:yes|") && sentence.contains("|scale:0-1|"),
+        "{sentence}"
+    );
+    let (corpus, sentence) = signatures("chrf");
+    assert!(corpus.contains("|scale:0-100|"), "{corpus}");
+    assert_eq!(sentence, corpus.replace("|scale:0-100|", "|scale:0-1|"));
+    let (corpus, sentence) = signatures("ter");
+    assert!(
+        sentence.contains("|scale:0-1|") && !corpus.contains("scale:"),
+        "{sentence}"
+    );
+    let (corpus, sentence) = signatures("rougeL");
+    assert_eq!(sentence, corpus, "ROUGE is 0-1 at both levels");
+}

@@ -105,8 +105,14 @@ class Metric:
         return self._engine.scale
 
     def signature(self, n_refs: int = 1, n_hyps: int = 0) -> str:
-        """The signature of this metric's scores against ``n_refs`` references."""
+        """The signature of this metric's corpus score against ``n_refs`` references."""
         return self._engine.signature(n_hyps, n_refs)
+
+    def sentence_signature(self, n_refs: int = 1, n_hyps: int = 0) -> str:
+        """The signature of this metric's sentence scores against ``n_refs`` references: the
+        corpus one, except that BLEU's says ``eff:yes`` (sentences are scored with effective
+        order) and the 0-100 metrics' (BLEU, chrF, TER) ``scale:0-1``."""
+        return self._engine.sentence_signature(n_hyps, n_refs)
 
     def _streams(self, hypotheses: Any, references: Any) -> Tuple[Any, Optional[List[Any]]]:
         if isinstance(hypotheses, str):
@@ -121,7 +127,7 @@ class Metric:
         hyps, refs = self._streams(hypotheses, references)
         raw = self._engine.sentence_scores(hyps, refs)
         n_refs = len(refs) if refs else 0
-        return ScoreArray(_floats(raw), self._engine.signature(len(hyps), n_refs))
+        return ScoreArray(_floats(raw), self._engine.sentence_signature(len(hyps), n_refs))
 
     def sentence_details(self, hypotheses: Texts, references: Any = None) -> List[Dict[str, Any]]:
         """One dict per hypothesis: ``score``, the statistics and ``signature`` (the objects of
@@ -184,7 +190,7 @@ def _one(engine: "_hauser.TextMetric", hypothesis: str, references: Any) -> Scor
 @lru_cache(maxsize=1024)
 def _sentence_signature(engine: "_hauser.TextMetric", n_refs: int) -> str:
     # Formatting a signature costs about as much as a short sentence's score.
-    return engine.signature(1, n_refs)
+    return engine.sentence_signature(1, n_refs)
 
 
 def _apply(
