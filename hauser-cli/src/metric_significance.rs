@@ -7,11 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
-use figlang_metrics::text::rouge::Prf;
 use figlang_metrics::text::significance::{
-    bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap, Resampling, ROUGE_CONFIDENCE,
+    confidence_record, paired_records, PairedTest, Resampling, MAX_SAMPLES,
 };
 use figlang_metrics::text::{MetricError, TextMetric};
 
@@ -49,8 +48,10 @@ pub struct SignificanceFlags {
 
 fn samples(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
-        _ => Err(format!("{s:?}: a number of samples from 1 to 1000000")),
+        Ok(n) if (1..=MAX_SAMPLES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{s:?}: a number of samples from 1 to {MAX_SAMPLES}"
+        )),
     }
 }
 
@@ -69,11 +70,8 @@ fn resampling(n: usize) -> Result<Resampling, CliError> {
     Resampling::from_env(n).map_err(err)
 }
 
-fn seed_field(r: &Resampling) -> Value {
-    r.seed.map_or(Value::String("None".into()), |s| json!(s))
-}
-
-/// `--confidence`: the corpus line with the interval, its sample count and seed.
+/// `--confidence`: the corpus line with the interval, its sample count and seed
+/// ([`confidence_record`]).
 ///
 /// # Errors
 /// A metric without resampling statistics; metric failures.
@@ -86,75 +84,12 @@ pub fn confidence(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let r = resampling(flags.confidence_n)?;
-    let corpus = metric.corpus_score(hyps, refs).map_err(err)?;
-    let sig = corpus
-        .signature
-        .clone()
-        .with("bs", r.n_samples)
-        .with("seed", r.seed.map_or("None".to_string(), |s| s.to_string()));
-    let mut line = json!({
-        "metric": name,
-        "score": corpus.score,
-        "scale": metric.scale().as_str(),
-        "n": hyps.len(),
-        "signature": sig.to_string(),
-        "confidence_n": r.n_samples,
-        "seed": seed_field(&r),
-    });
-    if let Some(res) = metric.resampled() {
-        let rows = res.stats_rows(hyps, refs).map_err(err)?;
-        let ci = bootstrap_ci(&rows, res, &r).map_err(err)?;
-        line["confidence_mean"] = json!(ci.mean);
-        line["confidence_var"] = json!(ci.ci);
-        line["confidence"] = json!(format!("μ = {:.2} ± {:.2}", ci.mean, ci.ci));
-    } else if name.starts_with("rouge") {
-        let prf: Vec<Prf> = metric
-            .sentence_details(hyps, refs)
-            .map_err(err)?
-            .iter()
-            .map(|d| {
-                let f = |k: &str| d.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-                Prf {
-                    precision: f("precision"),
-                    recall: f("recall"),
-                    fmeasure: f("fmeasure"),
-                }
-            })
-            .collect();
-        // rouge-score seeds NumPy's legacy generator, whose seeds are 32-bit.
-        let seed = match r.seed {
-            Some(s) => Some(u32::try_from(s).map_err(|_| {
-                CliError::Usage(format!(
-                    "SACREBLEU_SEED={s}: ROUGE's bootstrap (NumPy's legacy generator) takes seeds below 2^32"
-                ))
-            })?),
-            None => None,
-        };
-        let agg = rouge_bootstrap(&prf, r.n_samples, ROUGE_CONFIDENCE, seed).map_err(err)?;
-        let prf_json =
-            |p: Prf| json!({"precision": p.precision, "recall": p.recall, "fmeasure": p.fmeasure});
-        line["low"] = prf_json(agg.low);
-        line["mid"] = prf_json(agg.mid);
-        line["high"] = prf_json(agg.high);
-    } else {
-        return Err(unsupported(name, "--confidence"));
-    }
-    writeln!(out, "{line}").map_err(|e| CliError::io("<stdout>", e))
+    let line = confidence_record(name, metric, hyps, refs, &r).map_err(err)?;
+    writeln!(out, "{}", Value::Object(line)).map_err(|e| CliError::io("<stdout>", e))
 }
 
-fn unsupported(name: &str, flag: &str) -> CliError {
-    CliError::Usage(format!(
-        "{flag} is sacreBLEU's resampling test, for bleu, chrf, chrf++ and ter{}; {name} has none",
-        if flag == "--confidence" {
-            " (and ROUGE's bootstrap aggregate)"
-        } else {
-            ""
-        }
-    ))
-}
-
-/// `--paired-bs` / `--paired-ar`: one JSON line per system, the baseline first (sacreBLEU's
-/// `Result` fields `score`, `p_value`, `mean`, `ci`).
+/// `--paired-bs` / `--paired-ar`: one JSON line per system, the baseline first
+/// ([`paired_records`], named by `system`).
 ///
 /// # Errors
 /// A metric without resampling statistics; unreadable or misaligned systems; metric failures.
@@ -169,49 +104,20 @@ pub fn paired(
     refs: &[Vec<String>],
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let flag = if flags.paired_bs {
-        "--paired-bs"
+    let (test, n) = if flags.paired_bs {
+        (PairedTest::Bootstrap, flags.paired_bs_n)
     } else {
-        "--paired-ar"
+        (PairedTest::ApproximateRandomization, flags.paired_ar_n)
     };
-    let res = metric.resampled().ok_or_else(|| unsupported(name, flag))?;
-    let base_rows = res.stats_rows(hyps, refs).map_err(err)?;
-    let sys_rows = systems
-        .iter()
-        .map(|s| res.stats_rows(s, refs))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(err)?;
-    let views: Vec<&[Vec<f64>]> = sys_rows.iter().map(Vec::as_slice).collect();
-    let (r, results, test) = if flags.paired_bs {
-        let r = resampling(flags.paired_bs_n)?;
-        let res = paired_bootstrap(&base_rows, &views, res, &r).map_err(err)?;
-        (r, res, "paired-bs")
-    } else {
-        let r = resampling(flags.paired_ar_n)?;
-        let res = paired_ar(&base_rows, &views, res, &r, None).map_err(err)?;
-        (r, res, "paired-ar")
-    };
-    let sig = metric
-        .signature(hyps.len(), refs.len())
-        .with(if flags.paired_bs { "bs" } else { "ar" }, r.n_samples)
-        .with("seed", r.seed.map_or("None".to_string(), |s| s.to_string()))
-        .to_string();
+    let r = resampling(n)?;
+    let records = paired_records(name, metric, hyps, systems, refs, test, &r).map_err(err)?;
     let names = std::iter::once(format!("Baseline: {}", baseline.display()))
         .chain(flags.systems.iter().map(|p| p.display().to_string()));
-    for (system, result) in names.zip(results) {
-        let line = json!({
-            "system": system,
-            "metric": name,
-            "score": result.score,
-            "p_value": result.p_value,
-            "mean": result.mean,
-            "ci": result.ci,
-            "test": test,
-            "n": r.n_samples,
-            "seed": seed_field(&r),
-            "signature": sig,
-        });
-        writeln!(out, "{line}").map_err(|e| CliError::io("<stdout>", e))?;
+    for (system, record) in names.zip(records) {
+        let mut line = Map::new();
+        line.insert("system".into(), Value::String(system));
+        line.extend(record);
+        writeln!(out, "{}", Value::Object(line)).map_err(|e| CliError::io("<stdout>", e))?;
     }
     Ok(())
 }

@@ -38,6 +38,7 @@
 //! on the thread count.
 
 mod emulation;
+mod report;
 
 use rayon::prelude::*;
 
@@ -45,6 +46,8 @@ use super::bleu_sacre::BleuStats;
 use super::error::MetricError;
 use super::rouge::Prf;
 use crate::stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
+pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
+
 use emulation::{
     centred_abs_diff, estimate_ci_numpy, estimate_ci_statistics, p_value, pairwise_sum_f32,
     percentile_linear, sort_np, Scores,
