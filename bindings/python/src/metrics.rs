@@ -13,6 +13,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 
+use figlang_metrics::text::significance::{
+    confidence_record, paired_records, PairedTest, Resampling, DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
+};
 use figlang_metrics::text::ter::Ter;
 use figlang_metrics::text::{
     metric_by_name, ChrfOptions, Details, MetricError, TextMetric as Metric, TextMetricOptions,
@@ -402,6 +406,69 @@ impl PyTextMetric {
         )
     }
 
+    /// sacreBLEU's `--confidence` (rouge-score's bootstrap aggregate for ROUGE): the CLI's
+    /// record as a dict. `seed=None` is an unseeded run (`SACREBLEU_SEED=None`).
+    #[pyo3(signature = (hypotheses, references=None, n=DEFAULT_BOOTSTRAP_SAMPLES, seed=Some(DEFAULT_SEED)))]
+    fn confidence<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: Option<&Bound<'py, PyAny>>,
+        n: usize,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let r = resampling(n, seed)?;
+        let input = Inputs::read(hypotheses, references)?;
+        let metric = Arc::clone(&self.metric);
+        let record = interrupt::run(py, true, move |_| {
+            confidence_record(metric.name(), &*metric, &input.hyps, &input.refs, &r)
+        })?
+        .map_err(errors::metric)?;
+        object_to_dict(py, &record)
+    }
+
+    /// sacreBLEU's `--paired-bs` (`test="bs"`) or `--paired-ar` (`test="ar"`) of every system
+    /// against the baseline: the CLI's records as dicts, the baseline's first.
+    #[pyo3(signature = (baseline, systems, references, test="bs", n=None, seed=Some(DEFAULT_SEED)))]
+    #[allow(clippy::too_many_arguments)]
+    fn paired<'py>(
+        &self,
+        py: Python<'py>,
+        baseline: &Bound<'py, PyAny>,
+        systems: &Bound<'py, PyAny>,
+        references: &Bound<'py, PyAny>,
+        test: &str,
+        n: Option<usize>,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (test, default_n) = match test {
+            "bs" => (PairedTest::Bootstrap, DEFAULT_BOOTSTRAP_SAMPLES),
+            "ar" => (PairedTest::ApproximateRandomization, DEFAULT_AR_TRIALS),
+            other => return Err(value_error(bad_test(other))),
+        };
+        let r = resampling(n.unwrap_or(default_n), seed)?;
+        let input = Inputs::read(baseline, Some(references))?;
+        let systems = columns(systems, "systems")?;
+        let metric = Arc::clone(&self.metric);
+        let records = interrupt::run(py, true, move |_| {
+            paired_records(
+                metric.name(),
+                &*metric,
+                &input.hyps,
+                &systems,
+                &input.refs,
+                test,
+                &r,
+            )
+        })?
+        .map_err(errors::metric)?;
+        let list = PyList::empty(py);
+        for record in &records {
+            list.append(object_to_dict(py, record)?)?;
+        }
+        Ok(list)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "TextMetric({:?}, signature={:?})",
@@ -409,6 +476,20 @@ impl PyTextMetric {
             self.metric.signature(0, 1).to_string()
         )
     }
+}
+
+fn bad_test(name: &str) -> String {
+    format!("test: {name:?}; \"bs\" (paired bootstrap) or \"ar\" (approximate randomization)")
+}
+
+/// Resamples and seed of a significance call, checked before anything is allocated.
+fn resampling(n: usize, seed: Option<u64>) -> PyResult<Resampling> {
+    if !(1..=MAX_SAMPLES).contains(&n) {
+        return Err(value_error(format!(
+            "n: {n} resamples; from 1 to {MAX_SAMPLES}"
+        )));
+    }
+    Ok(Resampling { n_samples: n, seed })
 }
 
 /// The metric names of the registry, in the order `hauser metric` lists them.

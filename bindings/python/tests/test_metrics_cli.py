@@ -242,3 +242,47 @@ def test_meteor_function_matches_the_cli(cli, single, tmp_path):
     c = M.meteor(hyps, refs, corpus=True)
     line = cli.json(["metric", "meteor", *f.args])
     assert c.signature == line["signature"] and close(float(c), line["score"])
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf", "chrf++", "ter", "rougeL"])
+def test_confidence_matches_the_cli(cli, single, tmp_path, name):
+    """`Metric.confidence` is `hauser metric --confidence` (sacreBLEU's bootstrap interval;
+    rouge-score's aggregate for ROUGE), seed 12345 as SACREBLEU_SEED's default."""
+    files = Files(tmp_path, single[0][:80], [single[1][:80]])
+    m = M.Metric(name)
+    line = cli.json(["metric", name, *files.cli_args(m), "--confidence", "--confidence-n", "200"])
+    got = m.confidence(files.hyps, files.refs, n=200)
+    same(got, line, f"{name} confidence")
+    assert got["seed"] == 12345 and got["confidence_n"] == 200 and "|bs:200|seed:12345" in got["signature"]
+    unseeded = m.confidence(files.hyps, files.refs, n=50, seed=None)
+    assert unseeded["seed"] == "None" and unseeded["signature"].endswith("|seed:None|version:" + hauser.__version__)
+
+
+def test_paired_tests_match_the_cli(cli, single, tmp_path):
+    """`Metric.paired_test` is `hauser metric --paired-bs` / `--paired-ar` with `--system`s,
+    record for record (the CLI's `system` names aside)."""
+    hyps, refs = single[0][:80], single[1][:80]
+    systems = [[h.lower() for h in hyps], [" ".join(h.split()[:-1]) for h in hyps]]
+    files = Files(tmp_path, hyps, [refs])
+    sys_args: List[str] = []
+    for k, s in enumerate(systems):
+        sys_args += ["--system", str(write_lines(tmp_path / f"system{k}.txt", s))]
+    for name in ("bleu", "chrf", "ter"):
+        m = M.Metric(name)
+        for test, flag, n in (("bs", "--paired-bs", 300), ("ar", "--paired-ar", 400)):
+            lines = cli.jsonl(["metric", name, *files.args, *sys_args, flag, f"{flag}-n", str(n)])
+            got = m.paired_test(hyps, systems, refs, test=test, n=n)
+            assert len(got) == len(lines) == 3 and got[0]["p_value"] is None
+            for g, line in zip(got, lines):
+                line.pop("system")
+                same(g, line, f"{name} {test}")
+    with pytest.raises(ValueError, match="rougeL has none"):
+        M.Metric("rougeL").paired_test(hyps, systems, refs)
+    with pytest.raises(ValueError, match="from 1 to 1000000"):
+        M.Metric("bleu").paired_test(hyps, systems, refs, n=0)
+    with pytest.raises(ValueError, match='"bs"'):
+        M.Metric("bleu").paired_test(hyps, systems, refs, test="t")
+    with pytest.raises(TypeError, match="list of system columns"):
+        M.Metric("bleu").paired_test(hyps, systems[0], refs)
+    with pytest.raises(ValueError, match="sentbleu has none"):
+        M.Metric("sentbleu").confidence(hyps, refs)

@@ -160,3 +160,19 @@ def test_self_bleu_equals_nltk(corpus, word_tokenize):
         ]
     assert np.allclose(M.self_bleu(texts, per_text=True), ref, atol=TEXT_TOL, rtol=0)
     assert abs(float(M.self_bleu(texts)) - np.mean(ref)) <= TEXT_TOL
+
+
+@pytest.mark.parametrize("name,cls", [("bleu", "BLEU"), ("chrf", "CHRF"), ("ter", "TER")])
+def test_confidence_equals_sacrebleu(single, name, cls):
+    """sacreBLEU's bootstrap interval (`corpus_score(..., n_bootstrap=N)`, SACREBLEU_SEED
+    unset: seed 12345): the same mean and half-width."""
+    import os
+
+    if "SACREBLEU_SEED" in os.environ:
+        pytest.skip("SACREBLEU_SEED is set: sacreBLEU would not use the default seed")
+    hyps, refs = single[0][:100], single[1][:100]
+    ours = M.Metric(name).confidence(hyps, refs, n=300)
+    ref = getattr(sacrebleu.metrics, cls)().corpus_score(hyps, [refs], n_bootstrap=300)
+    assert abs(ours["score"] - ref.score) <= TEXT_TOL
+    assert abs(ours["confidence_mean"] - ref._mean) <= TEXT_TOL
+    assert abs(ours["confidence_var"] - ref._ci) <= TEXT_TOL

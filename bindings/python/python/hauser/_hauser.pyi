@@ -49,6 +49,18 @@ class TextMetric:
     def corpus_details(
         self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None
     ) -> Tuple[float, str, Dict[str, Any]]: ...
+    def confidence(
+        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None, n: int = 1000, seed: Optional[int] = 12345
+    ) -> Dict[str, Any]: ...
+    def paired(
+        self,
+        baseline: Texts,
+        systems: Sequence[Texts],
+        references: Sequence[Texts],
+        test: str = "bs",
+        n: Optional[int] = None,
+        seed: Optional[int] = 12345,
+    ) -> List[Dict[str, Any]]: ...
 
 def metric_names() -> List[str]: ...
 

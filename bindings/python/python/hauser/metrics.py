@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _hauser
-from ._inputs import is_arrow, reference_streams, text_column
+from ._inputs import is_arrow, is_column, reference_streams, text_column
 from ._results import Score, ScoreArray
 
 __all__ = [
@@ -148,6 +148,39 @@ class Metric:
             return d
 
         return Score(value, signature, engine.scale, compute=details)
+
+    def confidence(
+        self, hypotheses: Texts, references: Any = None, n: int = 1000, seed: Optional[int] = 12345
+    ) -> Dict[str, Any]:
+        """sacreBLEU's bootstrap confidence interval of the corpus score (``--confidence``,
+        ``--confidence-n``): the CLI's record, with ``confidence_mean`` and ``confidence_var``
+        for BLEU, chrF and TER, rouge-score's ``BootstrapAggregator`` ``low`` / ``mid`` /
+        ``high`` for ROUGE. ``seed`` as ``SACREBLEU_SEED`` (``None``: unseeded)."""
+        hyps, refs = self._streams(hypotheses, references)
+        return self._engine.confidence(hyps, refs, n, seed)
+
+    def paired_test(
+        self,
+        baseline: Texts,
+        systems: Sequence[Texts],
+        references: Any,
+        test: str = "bs",
+        n: Optional[int] = None,
+        seed: Optional[int] = 12345,
+    ) -> List[Dict[str, Any]]:
+        """sacreBLEU's paired significance test of each of ``systems`` against ``baseline``:
+        ``test="bs"`` paired bootstrap resampling (``--paired-bs``, ``n`` default 1000),
+        ``test="ar"`` approximate randomization (``--paired-ar``, ``n`` default 10000). One
+        record per system, the baseline first: ``score``, ``p_value``, ``mean``, ``ci``, the
+        signature (the CLI's lines, without the file names). BLEU, chrF and TER."""
+        if isinstance(systems, str) or is_column(systems):
+            raise TypeError("systems: expected a list of system columns (one per system)")
+        systems = list(systems)
+        if systems and isinstance(systems[0], str):
+            raise TypeError("systems: expected a list of system columns, got one column of str")
+        hyps, refs = self._streams(baseline, references)
+        columns = [text_column(s, f"systems[{i}]") for i, s in enumerate(systems)]
+        return self._engine.paired(hyps, columns, refs, test, n, seed)
 
     def __call__(self, hypotheses: Texts, references: Any = None) -> Union[Score, ScoreArray]:
         """``sentence()`` of a column, or the score of one hypothesis (a ``str``)."""
