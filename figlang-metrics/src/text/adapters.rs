@@ -13,7 +13,7 @@ use super::meteor::Meteor;
 use super::registry::{Details, Resampled, Scale, TextMetric};
 use super::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
 use super::score::MetricScore;
-use super::significance::{bleu_stats_row, ResampleScore, StatsScorer};
+use super::significance::{bleu_stats_row, StatsScorer};
 use super::ter::{Ter, TerStats};
 
 /// The references of each hypothesis (`per_hyp[i][k] = refs[k][i]`), after checking that every
@@ -44,6 +44,17 @@ fn per_hyp_refs<'a>(
     Ok((0..hyps.len())
         .map(|i| refs.iter().map(|r| r[i].as_str()).collect())
         .collect())
+}
+
+/// `f` of each hypothesis and its references ([`per_hyp_refs`], references required).
+fn per_segment<T>(
+    metric: &str,
+    hyps: &[String],
+    refs: &[Vec<String>],
+    f: impl Fn(&str, &[&str]) -> T,
+) -> Result<Vec<T>, MetricError> {
+    let per = per_hyp_refs(metric, hyps, refs, true)?;
+    Ok(hyps.iter().zip(&per).map(|(h, r)| f(h, r)).collect())
 }
 
 fn mean(v: impl ExactSizeIterator<Item = f64>) -> f64 {
@@ -118,30 +129,22 @@ impl TextMetric for Bleu {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
         let sentence = self.sentence_cfg();
         // Straight from the statistics: a per-sentence `MetricScore` would clone a signature
         // per hypothesis, a fifth of the cost of a short sentence.
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0)
-            .collect())
+        per_segment("bleu", hyps, refs, |h, r| {
+            sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0
+        })
     }
     fn sentence_details(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Details>, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
         let sentence = self.sentence_cfg();
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| {
-                Self::bleu_details(sentence.details(&sentence.segment_stats(h, r)), 100.0)
-            })
-            .collect())
+        per_segment("bleu", hyps, refs, |h, r| {
+            Self::bleu_details(sentence.details(&sentence.segment_stats(h, r)), 100.0)
+        })
     }
     fn corpus_score(
         &self,
@@ -166,33 +169,18 @@ impl TextMetric for Bleu {
     }
 }
 
-impl StatsScorer for Bleu {
-    fn score(&self, sums: &[f64]) -> f64 {
-        self.corpus.score(sums)
-    }
-    fn score_trial(&self, sums: &[f64]) -> f64 {
-        self.corpus.score_trial(sums)
-    }
-    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
-        self.corpus.score_resample(sums)
-    }
-    fn stats_len(&self) -> Option<usize> {
-        self.corpus.stats_len()
-    }
-}
-
 impl Resampled for Bleu {
+    fn scorer(&self) -> &dyn StatsScorer {
+        &self.corpus
+    }
     fn stats_rows(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Vec<f64>>, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| bleu_stats_row(&self.corpus.segment_stats(h, r)))
-            .collect())
+        per_segment("bleu", hyps, refs, |h, r| {
+            bleu_stats_row(&self.corpus.segment_stats(h, r))
+        })
     }
 }
 
@@ -234,24 +222,18 @@ impl TextMetric for ChrfMetric {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0)
-            .collect())
+        per_segment(self.name, hyps, refs, |h, r| {
+            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
+        })
     }
     fn sentence_details(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Details>, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| self.chrf_details(self.cfg.segment_stats(h, r), 100.0))
-            .collect())
+        per_segment(self.name, hyps, refs, |h, r| {
+            self.chrf_details(self.cfg.segment_stats(h, r), 100.0)
+        })
     }
     fn corpus_score(
         &self,
@@ -279,39 +261,19 @@ impl TextMetric for ChrfMetric {
     }
 }
 
-impl StatsScorer for ChrfMetric {
-    fn score(&self, sums: &[f64]) -> f64 {
-        self.cfg.score(sums)
-    }
-    fn score_trial(&self, sums: &[f64]) -> f64 {
-        self.cfg.score_trial(sums)
-    }
-    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
-        self.cfg.score_resample(sums)
-    }
-    fn stats_len(&self) -> Option<usize> {
-        self.cfg.stats_len()
-    }
-}
-
 impl Resampled for ChrfMetric {
+    fn scorer(&self) -> &dyn StatsScorer {
+        &self.cfg
+    }
     fn stats_rows(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Vec<f64>>, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| {
-                self.cfg
-                    .segment_stats(h, r)
-                    .into_iter()
-                    .map(|v| v as f64)
-                    .collect()
-            })
-            .collect())
+        per_segment(self.name, hyps, refs, |h, r| {
+            let stats = self.cfg.segment_stats(h, r);
+            stats.into_iter().map(|v| v as f64).collect()
+        })
     }
 }
 
@@ -580,24 +542,18 @@ impl TextMetric for TerMetric {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        let per = per_hyp_refs("ter", hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0)
-            .collect())
+        per_segment("ter", hyps, refs, |h, r| {
+            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
+        })
     }
     fn sentence_details(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Details>, MetricError> {
-        let per = per_hyp_refs("ter", hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| self.ter_details(&self.cfg.segment_stats(h, r), 100.0))
-            .collect())
+        per_segment("ter", hyps, refs, |h, r| {
+            self.ter_details(&self.cfg.segment_stats(h, r), 100.0)
+        })
     }
     fn corpus_score(
         &self,
@@ -625,32 +581,18 @@ impl TextMetric for TerMetric {
     }
 }
 
-impl StatsScorer for TerMetric {
-    fn score(&self, sums: &[f64]) -> f64 {
-        self.cfg.score(sums)
-    }
-    fn score_resample(&self, sums: &[f32]) -> ResampleScore {
-        self.cfg.score_resample(sums)
-    }
-    fn stats_len(&self) -> Option<usize> {
-        self.cfg.stats_len()
-    }
-}
-
 impl Resampled for TerMetric {
+    fn scorer(&self) -> &dyn StatsScorer {
+        &self.cfg
+    }
     fn stats_rows(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Vec<f64>>, MetricError> {
-        let per = per_hyp_refs("ter", hyps, refs, true)?;
-        Ok(hyps
-            .iter()
-            .zip(&per)
-            .map(|(h, r)| {
-                let st = self.cfg.segment_stats(h, r);
-                vec![st.num_edits, st.ref_length]
-            })
-            .collect())
+        per_segment("ter", hyps, refs, |h, r| {
+            let st = self.cfg.segment_stats(h, r);
+            vec![st.num_edits, st.ref_length]
+        })
     }
 }

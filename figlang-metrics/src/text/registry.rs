@@ -177,7 +177,11 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
 /// A metric whose corpus score comes from summed per-segment sufficient statistics: what
 /// sacreBLEU's resampling tests (`--confidence`, `--paired-bs`, `--paired-ar`) resample, with
 /// [`super::significance`].
-pub trait Resampled: StatsScorer + Send {
+pub trait Resampled: Send + Sync {
+    /// The score of summed rows: the metric's own configuration, which knows sacreBLEU's
+    /// arithmetic for exact sums, trials and `float32` resamples.
+    fn scorer(&self) -> &dyn StatsScorer;
+
     /// One row of statistics per hypothesis, in sacreBLEU's layout.
     ///
     /// # Errors

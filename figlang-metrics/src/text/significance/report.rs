@@ -97,7 +97,7 @@ pub fn confidence_record(
     line.insert("seed".into(), seed_field(r));
     if let Some(res) = metric.resampled() {
         let rows = res.stats_rows(hyps, refs)?;
-        let ci = bootstrap_ci(&rows, res, r)?;
+        let ci = bootstrap_ci(&rows, res.scorer(), r)?;
         line.insert("confidence_mean".into(), json!(ci.mean));
         line.insert("confidence_var".into(), json!(ci.ci));
         line.insert(
@@ -166,8 +166,10 @@ pub fn paired_records(
         .collect::<Result<Vec<_>, _>>()?;
     let views: Vec<&[Vec<f64>]> = sys_rows.iter().map(Vec::as_slice).collect();
     let results = match test {
-        PairedTest::Bootstrap => paired_bootstrap(&base_rows, &views, res, r)?,
-        PairedTest::ApproximateRandomization => paired_ar(&base_rows, &views, res, r, None)?,
+        PairedTest::Bootstrap => paired_bootstrap(&base_rows, &views, res.scorer(), r)?,
+        PairedTest::ApproximateRandomization => {
+            paired_ar(&base_rows, &views, res.scorer(), r, None)?
+        }
     };
     let sig = metric
         .signature(baseline.len(), refs.len())
