@@ -31,24 +31,6 @@ use crate::texts::{self, column, columns, type_name};
 /// Hypotheses per chunk of a parallel sentence-level computation.
 const CHUNK: usize = 2048;
 
-/// Metrics whose sentence scores read each hypothesis and its references only, so that a
-/// column can be cut into chunks. Self-BLEU scores each text against all the others.
-const PER_HYPOTHESIS: [&str; 13] = [
-    "bleu",
-    "sentbleu",
-    "chrf",
-    "chrf++",
-    "rouge1",
-    "rouge2",
-    "rougeL",
-    "rougeLsum",
-    "meteor",
-    "distinct1",
-    "distinct2",
-    "distinct3",
-    "ter",
-];
-
 /// A text metric of figlang-metrics' registry with its options.
 #[pyclass(frozen, module = "hauser._hauser", name = "TextMetric")]
 #[derive(Debug)]
@@ -186,7 +168,7 @@ fn per_sentence<T: Send>(
     if n <= CHUNK
         || !aligned
         || (refs.is_empty() && metric.needs_references())
-        || !PER_HYPOTHESIS.contains(&metric.name())
+        || !metric.sentences_independent()
     {
         return f(metric, &hyps, &refs).map_err(Stop::Metric);
     }

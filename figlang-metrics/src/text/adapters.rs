@@ -485,6 +485,9 @@ impl TextMetric for SelfBleuMetric {
     fn needs_references(&self) -> bool {
         false
     }
+    fn sentences_independent(&self) -> bool {
+        false
+    }
     fn signature(&self, n_hyps: usize, _n_refs: usize) -> Signature {
         self.cfg.signature(n_hyps)
     }

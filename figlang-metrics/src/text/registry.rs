@@ -97,6 +97,13 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
         true
     }
 
+    /// Whether each sentence score reads only its own hypothesis and references, so that a
+    /// column may be scored in independent chunks. False for Self-BLEU, which scores each text
+    /// against all the others.
+    fn sentences_independent(&self) -> bool {
+        true
+    }
+
     /// The signature of the corpus score of `n_hyps` hypotheses against `n_refs` reference lists.
     fn signature(&self, n_hyps: usize, n_refs: usize) -> Signature;
 
@@ -488,6 +495,44 @@ mod tests {
             err.to_string().contains("unknown metric \"nosuch\""),
             "{err}"
         );
+    }
+
+    /// What `sentences_independent` promises: scoring a column in two halves gives the scores
+    /// of the whole column; Self-BLEU, which says otherwise, does depend on the rest.
+    #[test]
+    fn independent_sentences_score_alike_in_chunks() {
+        let hyps = lines(&[
+            "the cat sat on the mat",
+            "a dog ran like the wind",
+            "the cat ran on the mat",
+            "dogs bark at night",
+        ]);
+        let refs = vec![lines(&[
+            "the cat sat on a mat",
+            "the dog ran as fast as the wind",
+            "a cat ran over the mat",
+            "the dogs bark at night",
+        ])];
+        let half = |k: std::ops::Range<usize>| vec![refs[0][k].to_vec()];
+        for name in NAMES.iter().filter(|n| **n != "meteor") {
+            let m = metric_by_name(name, &TextMetricOptions::default()).unwrap();
+            let refs = if m.needs_references() {
+                refs.clone()
+            } else {
+                Vec::new()
+            };
+            let whole = m.sentence_scores(&hyps, &refs).unwrap();
+            let split = |k: std::ops::Range<usize>| {
+                let r = if refs.is_empty() {
+                    Vec::new()
+                } else {
+                    half(k.clone())
+                };
+                m.sentence_scores(&hyps[k], &r).unwrap()
+            };
+            let chunked = [split(0..2), split(2..4)].concat();
+            assert_eq!(m.sentences_independent(), whole == chunked, "{name}");
+        }
     }
 
     #[test]
