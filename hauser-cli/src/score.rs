@@ -259,12 +259,7 @@ fn write_chunk(
                 Some(Err(failure)) => {
                     let label = group_label(group.id.as_deref(), rec.index);
                     let message = failure.error.to_string();
-                    let per_candidate: Vec<Option<usize>> = if failure.n_candidates == 0 {
-                        vec![None]
-                    } else {
-                        (0..failure.n_candidates).map(Some).collect()
-                    };
-                    for c in per_candidate {
+                    for c in failure.record_slots() {
                         writeln!(
                             out,
                             "{}",

@@ -77,5 +77,21 @@ pub struct GroupFailure {
     pub error: CoreError,
 }
 
+impl GroupFailure {
+    /// The `candidate` field of each error record the failure yields: one per candidate, or a
+    /// single `None` (the whole group) when it had none, so that no input is lost.
+    ///
+    /// ```
+    /// use hauser_core::{CoreError, GroupFailure};
+    /// let f = |n| GroupFailure { index: 0, id: None, n_candidates: n, error: CoreError::EmptyGroup { group: "g".into() } };
+    /// assert_eq!(f(2).record_slots().collect::<Vec<_>>(), [Some(0), Some(1)]);
+    /// assert_eq!(f(0).record_slots().collect::<Vec<_>>(), [None]);
+    /// ```
+    pub fn record_slots(&self) -> impl Iterator<Item = Option<usize>> {
+        let group = (self.n_candidates == 0).then_some(None);
+        group.into_iter().chain((0..self.n_candidates).map(Some))
+    }
+}
+
 /// Outcome of evaluating one group.
 pub type GroupOutcome = std::result::Result<GroupReport, GroupFailure>;

@@ -175,17 +175,30 @@ fn group_from_py(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<CandidateGrou
             )))
         }
     }
-    if let Some(c) = d.get_item("components")? {
-        if !c.is_none() {
-            let lists = c
-                .try_iter()?
-                .enumerate()
-                .map(|(k, l)| components_from_py(&l?, &format!("groups[{index}].components[{k}]")))
-                .collect::<PyResult<Vec<_>>>()?;
-            group = group.with_components(lists).map_err(errors::core)?;
-        }
-    }
-    Ok(group)
+    let components = d.get_item("components")?;
+    with_components(
+        group,
+        components.as_ref(),
+        &format!("groups[{index}].components"),
+    )
+}
+
+/// `group` with one component list per candidate from `lists` (absent or `None`: unchanged),
+/// the k-th named `{what}[k]` in errors.
+fn with_components(
+    group: CandidateGroup,
+    lists: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<CandidateGroup> {
+    let Some(c) = lists.filter(|c| !c.is_none()) else {
+        return Ok(group);
+    };
+    let lists = c
+        .try_iter()?
+        .enumerate()
+        .map(|(k, l)| components_from_py(&l?, &format!("{what}[{k}]")))
+        .collect::<PyResult<Vec<_>>>()?;
+    group.with_components(lists).map_err(errors::core)
 }
 
 /// `hauser score`'s record of one candidate (NaN raw scores as `None`, as its JSON has `null`).
@@ -387,12 +400,7 @@ impl Hauser {
                         None => i.into_pyobject(py)?.into_any(),
                     };
                     let message = failure.error.to_string();
-                    let per: Vec<Option<usize>> = if failure.n_candidates == 0 {
-                        vec![None]
-                    } else {
-                        (0..failure.n_candidates).map(Some).collect()
-                    };
-                    for c in per {
+                    for c in failure.record_slots() {
                         let d = PyDict::new(py);
                         d.set_item("group", &label)?;
                         d.set_item("candidate", c)?;
@@ -415,15 +423,11 @@ impl Hauser {
         candidates: Vec<String>,
         components: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
-        let mut group = CandidateGroup::new(literal, candidates);
-        if let Some(c) = components.filter(|c| !c.is_none()) {
-            let lists = c
-                .try_iter()?
-                .enumerate()
-                .map(|(k, l)| components_from_py(&l?, &format!("components[{k}]")))
-                .collect::<PyResult<Vec<_>>>()?;
-            group = group.with_components(lists).map_err(errors::core)?;
-        }
+        let group = with_components(
+            CandidateGroup::new(literal, candidates),
+            components,
+            "components",
+        )?;
         let outcome = self
             .evaluate(py, vec![group])?
             .pop()
