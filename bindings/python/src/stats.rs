@@ -31,6 +31,18 @@ fn kind(name: &str) -> PyResult<CorrelationKind> {
     }
 }
 
+/// `correlation` of two float64 columns, with the interpreter released: (statistic, p-value).
+fn correlate(
+    py: Python<'_>,
+    x: &Bound<'_, PyBytes>,
+    y: &Bound<'_, PyBytes>,
+    correlation: fn(&[f64], &[f64]) -> stats::StatsResult<stats::Correlation>,
+) -> PyResult<(f64, f64)> {
+    let (x, y) = (f64s(x, "x")?, f64s(y, "y")?);
+    let c = py.detach(|| correlation(&x, &y)).map_err(errors::stats)?;
+    Ok((c.statistic, c.p_value))
+}
+
 /// Pearson's r and SciPy's two-sided p-value.
 #[pyfunction]
 pub(crate) fn pearson(
@@ -38,11 +50,7 @@ pub(crate) fn pearson(
     x: &Bound<'_, PyBytes>,
     y: &Bound<'_, PyBytes>,
 ) -> PyResult<(f64, f64)> {
-    let (x, y) = (f64s(x, "x")?, f64s(y, "y")?);
-    let c = py
-        .detach(|| stats::pearson(&x, &y))
-        .map_err(errors::stats)?;
-    Ok((c.statistic, c.p_value))
+    correlate(py, x, y, stats::pearson)
 }
 
 /// Spearman's rho and SciPy's two-sided p-value.
@@ -52,11 +60,7 @@ pub(crate) fn spearman(
     x: &Bound<'_, PyBytes>,
     y: &Bound<'_, PyBytes>,
 ) -> PyResult<(f64, f64)> {
-    let (x, y) = (f64s(x, "x")?, f64s(y, "y")?);
-    let c = py
-        .detach(|| stats::spearman(&x, &y))
-        .map_err(errors::stats)?;
-    Ok((c.statistic, c.p_value))
+    correlate(py, x, y, stats::spearman)
 }
 
 /// Kendall's tau (`variant` `b` or `c`) and SciPy's two-sided p-value.
