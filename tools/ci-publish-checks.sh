@@ -18,7 +18,7 @@ echo "publish-checks: figlang-metrics without features depends on no neural crat
 
 # clippy rather than check: it reuses the workspace clippy run's dependency builds, and lints the
 # feature-less configuration a user of one crate compiles.
-for crate in hauser-core hauser-extract hauser-kb figlang-metrics hauser-nli figlang-tasks; do
+for crate in hauser-core hauser-extract hauser-kb figlang-stats figlang-metrics hauser-nli figlang-tasks; do
     cargo clippy --quiet -p "$crate" --no-default-features --all-targets -- -D warnings
 done
 echo "publish-checks: library crates build and lint with --no-default-features"

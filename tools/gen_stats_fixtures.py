@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generate the golden fixtures of figlang_metrics::stats.
+"""Generate the golden fixtures of figlang_stats.
 
 Usage: "$(bash tools/pyref.sh)" tools/gen_stats_fixtures.py
 
-Writes figlang-metrics/tests/fixtures/stats_*.json from SciPy, statsmodels, scikit-learn and the
+Writes figlang-stats/tests/fixtures/stats_*.json from SciPy, statsmodels, scikit-learn and the
 `krippendorff` package on hand-written inputs (ties, small n, constant vectors, missing values).
-The Rust golden tests (figlang-metrics/tests/stats_golden.rs) compare against them with the
+The Rust golden tests (figlang-stats/tests/it/stats_golden.rs) compare against them with the
 tolerances recorded in each file: statistics 1e-12 absolute, p-values 1e-9 relative.
 NaN is written as null.
 """
@@ -25,7 +25,7 @@ from sklearn.metrics import ndcg_score, precision_recall_fscore_support
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.inter_rater import cohens_kappa, fleiss_kappa
 
-OUT = pathlib.Path(__file__).resolve().parent.parent / "figlang-metrics" / "tests" / "fixtures"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "figlang-stats" / "tests" / "fixtures"
 TOL = {"statistic_abs": 1e-12, "p_value_rel": 1e-9}
 VERSIONS = {
     "scipy": scipy.__version__,

@@ -7,7 +7,7 @@
 //!   rouge-score ROUGE-1/2/L/Lsum (and the `rouge` package's variant), distinct-n and
 //!   self-BLEU, with NLTK's and sacreBLEU's tokenizers; every score carries a signature.
 //!   All of them are `text::TextMetric`s, built by name with `text::metric_by_name`.
-//! - [`stats`]: Pearson, Spearman, Kendall tau-b/c with SciPy's p-values, Fisher-z
+//! - [`stats`] (the `figlang-stats` crate, re-exported): Pearson, Spearman, Kendall tau-b/c with SciPy's p-values, Fisher-z
 //!   intervals, bootstrap and permutation tests, Williams' test, agreement (leave-one-out,
 //!   Cohen/Fleiss kappa, Krippendorff's alpha), ranking (HR@k, NDCG@k, MRR) and
 //!   classification (P/R/F1, McNemar) measures, and system/segment-level meta-evaluation.
@@ -56,7 +56,9 @@
 
 #[cfg(feature = "neural")]
 pub mod neural;
-pub mod stats;
+/// Meta-evaluation statistics: the `figlang-stats` crate, re-exported so that
+/// `figlang_metrics::stats::pearson` keeps working.
+pub use figlang_stats as stats;
 pub mod text;
 pub mod wmd;
 

@@ -45,7 +45,7 @@ use rayon::prelude::*;
 use super::bleu_sacre::BleuStats;
 use super::error::MetricError;
 use super::rouge::Prf;
-use crate::stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
+use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
 
 use emulation::{

@@ -19,9 +19,4 @@ mod neural_scorers;
 mod shared_data {
     mod formality_repro;
 }
-mod stats_common;
-mod stats_golden;
-mod stats_golden_agreement;
-mod stats_properties;
-mod stats_resample;
 mod text_no_panic;

@@ -693,7 +693,7 @@ mod tests {
                 .collect();
             let table = super::super::Table::new("baseline", &rows, None).expect("table");
             let n = case["n"].as_u64().expect("n") as usize;
-            let mut rng = crate::stats::numpy_rng::Pcg64::default_rng(case["seed"].as_u64());
+            let mut rng = figlang_stats::numpy_rng::Pcg64::default_rng(case["seed"].as_u64());
             let idx = super::super::bootstrap_indices(&mut rng, n, table.n_seg).expect("idx");
             let got = match config {
                 "bleu" => table.resample(&idx, &SacreBleu::default()),

@@ -64,7 +64,7 @@ fn scaled_norm(v: &[f64]) -> f64 {
 /// With n = 2, r is exactly 1 or -1 and p is 1, as in SciPy.
 ///
 /// ```
-/// use figlang_metrics::stats::pearson;
+/// use figlang_stats::pearson;
 /// let c = pearson(&[1.0, 2.0, 3.0, 4.0], &[1.0, 3.0, 2.0, 4.0]).unwrap();
 /// assert!((c.statistic - 0.8).abs() < 1e-12);
 /// assert!((c.p_value - 0.2).abs() < 1e-12);
@@ -97,7 +97,7 @@ pub fn pearson(x: &[f64], y: &[f64]) -> StatsResult<Correlation> {
 /// the p-value is NaN, as in SciPy.
 ///
 /// ```
-/// use figlang_metrics::stats::spearman;
+/// use figlang_stats::spearman;
 /// let c = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0]).unwrap();
 /// assert!((c.statistic - 0.8207826816681233).abs() < 1e-12);
 /// ```
@@ -146,7 +146,7 @@ pub struct ConfidenceInterval {
 /// With n <= 3 the interval is [-1, 1]; NaN r gives NaN bounds.
 ///
 /// ```
-/// use figlang_metrics::stats::fisher_z_interval;
+/// use figlang_stats::fisher_z_interval;
 /// let ci = fisher_z_interval(0.5, 30, 0.95).unwrap();
 /// assert!(ci.low < 0.5 && 0.5 < ci.high);
 /// ```

@@ -1,7 +1,7 @@
 //! Properties of the resampling procedures: reproducible from the seed, independent of the
 //! thread count, and sensible coverage.
 
-use figlang_metrics::stats::{
+use figlang_stats::{
     bootstrap_meta_eval, meta_evaluate, permutation_test, permutation_test_paired, BootstrapConfig,
     CorrelationKind, MetaEvalData,
 };
@@ -114,7 +114,7 @@ impl hauser_core::limits::Monitor for StopAfter {
 
 #[test]
 fn a_bootstrap_beyond_memory_is_an_error_not_an_abort() {
-    use figlang_metrics::stats::StatsError;
+    use figlang_stats::StatsError;
     let config = BootstrapConfig {
         resamples: 1_000_000_000_000,
         seed: 0,
@@ -139,7 +139,7 @@ fn a_bootstrap_beyond_memory_is_an_error_not_an_abort() {
 
 #[test]
 fn a_monitored_bootstrap_reports_progress_cancels_and_keeps_its_numbers() {
-    use figlang_metrics::stats::{bootstrap_meta_eval_monitored, StatsError};
+    use figlang_stats::{bootstrap_meta_eval_monitored, StatsError};
     let data = table();
     let config = BootstrapConfig {
         resamples: 3000,
@@ -164,7 +164,7 @@ fn a_monitored_bootstrap_reports_progress_cancels_and_keeps_its_numbers() {
 
 #[test]
 fn a_dense_table_beyond_memory_is_an_error() {
-    use figlang_metrics::stats::StatsError;
+    use figlang_stats::StatsError;
     // 300,000 rows that each add a system and a segment ask for 9 x 10^10 cells (2.6 TiB).
     let rows = (0..300_000u32).map(|i| (format!("s{i}"), format!("g{i}"), 1.0, 2.0));
     let err = MetaEvalData::from_rows(rows).unwrap_err();

@@ -24,7 +24,7 @@ pub enum Level {
 /// unit rated at least twice.
 ///
 /// ```
-/// use figlang_metrics::stats::{krippendorff_alpha, Level};
+/// use figlang_stats::{krippendorff_alpha, Level};
 /// let nan = f64::NAN;
 /// let data = vec![vec![1.0, 2.0, 3.0, nan], vec![1.0, 2.0, 3.0, 3.0]];
 /// assert!((krippendorff_alpha(&data, Level::Nominal).unwrap() - 1.0).abs() < 1e-12);

@@ -50,7 +50,7 @@ pub struct ClassificationReport {
 /// Classification report of predicted against true labels.
 ///
 /// ```
-/// use figlang_metrics::stats::classification_report;
+/// use figlang_stats::classification_report;
 /// let r = classification_report(&[1, 0, 1, 1], &[1, 0, 0, 1]).unwrap();
 /// assert_eq!(r.accuracy, 0.75);
 /// assert_eq!(r.per_class[1].precision, 1.0);
@@ -141,7 +141,7 @@ pub struct McNemar {
 /// undefined and give NaN (statsmodels returns inf or NaN).
 ///
 /// ```
-/// use figlang_metrics::stats::{mcnemar, McNemarMethod};
+/// use figlang_stats::{mcnemar, McNemarMethod};
 /// let t = mcnemar([[10, 5], [2, 20]], McNemarMethod::ChiSquare);
 /// assert!((t.statistic - 9.0 / 7.0).abs() < 1e-12);
 /// ```

@@ -1,3 +1,5 @@
+//! # figlang-stats
+//!
 //! Statistics for meta-evaluation: correlations with SciPy-exact p-values, system- and
 //! segment-level meta-evaluation, resampling tests, inter-rater agreement, ranking and
 //! classification measures.
@@ -5,16 +7,20 @@
 //! Conventions: inputs are `f64` slices; mismatched lengths, too few items and non-finite values
 //! are [`StatsError`]s; degenerate but valid input (a constant vector) gives NaN statistics, as
 //! SciPy does, never a panic. Reference versions and tolerances of the golden tests are listed in
-//! `figlang-metrics/tests/fixtures/stats_*.json` (SciPy 1.17.1, statsmodels 0.15.0,
+//! `figlang-stats/tests/fixtures/stats_*.json` (SciPy 1.17.1, statsmodels 0.15.0,
 //! krippendorff 0.9.0).
 //!
 //! ```
-//! use figlang_metrics::stats::{pearson, wmt_kendall_tau};
+//! use figlang_stats::{pearson, wmt_kendall_tau};
 //! let human = [1.0, 2.0, 3.0, 4.0];
 //! let metric = [0.2, 0.1, 0.5, 0.9];
 //! assert!(pearson(&human, &metric).unwrap().statistic > 0.8);
 //! assert!((wmt_kendall_tau(&human, &metric).unwrap().tau - 4.0 / 6.0).abs() < 1e-12);
 //! ```
+#![deny(missing_docs)]
+
+/// Crate version, used in signatures.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 mod agreement;
 mod classification;
@@ -24,7 +30,9 @@ mod error;
 mod kendall;
 mod krippendorff;
 mod meta;
-pub(crate) mod numpy_rng;
+// NumPy's random streams, shared with figlang-metrics' significance tests (not a stable API).
+#[doc(hidden)]
+pub mod numpy_rng;
 mod permutation;
 mod rank;
 mod ranking;

@@ -253,7 +253,7 @@ pub struct MetaEvalReport {
 /// Errors: fewer than 2 systems (no system-level correlation), or fewer than 2 items.
 ///
 /// ```
-/// use figlang_metrics::stats::{meta_evaluate, MetaEvalData};
+/// use figlang_stats::{meta_evaluate, MetaEvalData};
 /// let human = vec![vec![1.0, 2.0], vec![2.0, 3.0], vec![3.0, 5.0]];
 /// let metric = vec![vec![0.1, 0.3], vec![0.2, 0.2], vec![0.4, 0.6]];
 /// let data = MetaEvalData::from_matrices(&human, &metric).unwrap();

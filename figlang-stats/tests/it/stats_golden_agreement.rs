@@ -2,7 +2,7 @@
 //! statsmodels 0.15.0, scikit-learn, krippendorff 0.9.0 and SciPy 1.17.1
 //! (`tools/gen_stats_fixtures.py`).
 
-use figlang_metrics::stats::{
+use figlang_stats::{
     classification_report, cohen_kappa, fleiss_kappa, krippendorff_alpha, leave_one_out, mcnemar,
     ndcg_at_k, pairwise_pearson, zscore, KappaWeights, Level, McNemarMethod,
 };

@@ -93,7 +93,7 @@ fn interval(estimate: f64, mut values: Vec<f64>, level: f64) -> BootstrapInterva
 /// [`StatsError::Limit`] when one mean per resample (8 bytes each) would not fit in memory.
 ///
 /// ```
-/// use figlang_metrics::stats::{bootstrap_mean, BootstrapConfig};
+/// use figlang_stats::{bootstrap_mean, BootstrapConfig};
 /// let correct = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0];
 /// let ci = bootstrap_mean(&correct, &BootstrapConfig::default()).unwrap();
 /// assert_eq!(ci.estimate, 0.75);
@@ -177,7 +177,7 @@ impl Moments {
 /// `(seed, i)` only, so the result does not depend on the thread count.
 ///
 /// ```
-/// use figlang_metrics::stats::{bootstrap_meta_eval, BootstrapConfig, MetaEvalData};
+/// use figlang_stats::{bootstrap_meta_eval, BootstrapConfig, MetaEvalData};
 /// let human = vec![vec![1.0, 2.0, 3.0], vec![2.0, 3.0, 5.0], vec![3.0, 5.0, 4.0]];
 /// let metric = vec![vec![0.1, 0.3, 0.2], vec![0.2, 0.2, 0.5], vec![0.4, 0.6, 0.3]];
 /// let data = MetaEvalData::from_matrices(&human, &metric).unwrap();
@@ -462,7 +462,7 @@ pub fn williams_test_from_r(r12: f64, r13: f64, r23: f64, n: usize) -> StatsResu
 /// Williams test from the scores: is `a` more correlated (Pearson) with `human` than `b`?
 ///
 /// ```
-/// use figlang_metrics::stats::williams_test;
+/// use figlang_stats::williams_test;
 /// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
 /// let a = [1.1, 2.0, 2.9, 4.2, 5.0, 6.1];
 /// let b = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0];

@@ -12,7 +12,7 @@ pub(crate) fn argsort(x: &[f64]) -> Vec<usize> {
 /// 1-based ranks with ties given their average rank (`scipy.stats.rankdata(method="average")`).
 ///
 /// ```
-/// use figlang_metrics::stats::average_ranks;
+/// use figlang_stats::average_ranks;
 /// assert_eq!(average_ranks(&[10.0, 20.0, 10.0, 5.0]), vec![2.5, 4.0, 2.5, 1.0]);
 /// ```
 pub fn average_ranks(x: &[f64]) -> Vec<f64> {

@@ -27,7 +27,7 @@ fn check_group(what: &'static str, human: &[f64], metric: &[f64], k: usize) -> S
 /// the best human score) is among the metric's top k, else 0.
 ///
 /// ```
-/// use figlang_metrics::stats::hit_rate_at_k;
+/// use figlang_stats::hit_rate_at_k;
 /// assert_eq!(hit_rate_at_k(&[1.0, 5.0, 3.0], &[0.9, 0.5, 0.1], 1).unwrap(), 0.0);
 /// assert_eq!(hit_rate_at_k(&[1.0, 5.0, 3.0], &[0.9, 0.5, 0.1], 2).unwrap(), 1.0);
 /// ```
@@ -54,7 +54,7 @@ pub fn reciprocal_rank(human: &[f64], metric: &[f64]) -> StatsResult<f64> {
 /// ideal order the human order. NaN when all gains in the ideal top k are 0.
 ///
 /// ```
-/// use figlang_metrics::stats::ndcg_at_k;
+/// use figlang_stats::ndcg_at_k;
 /// assert!((ndcg_at_k(&[3.0, 1.0, 2.0], &[0.9, 0.1, 0.5], 3).unwrap() - 1.0).abs() < 1e-12);
 /// ```
 pub fn ndcg_at_k(human: &[f64], metric: &[f64], k: usize) -> StatsResult<f64> {

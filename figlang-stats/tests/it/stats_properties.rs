@@ -1,7 +1,7 @@
-//! Property tests of `figlang_metrics::stats`: invariances that must hold for any input, and
+//! Property tests of `figlang_stats`: invariances that must hold for any input, and
 //! no panic on arbitrary finite input (degenerate input gives NaN or an error).
 
-use figlang_metrics::stats::{
+use figlang_stats::{
     cohen_kappa, kendall_tau, krippendorff_alpha, meta_evaluate, pearson, spearman,
     wmt_kendall_tau, KappaWeights, Level, MetaEvalData, TauVariant,
 };

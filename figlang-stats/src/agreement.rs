@@ -50,7 +50,7 @@ pub struct LeaveOneOut {
 /// A constant rater gives NaN for its own correlations, which propagate to the mean and max.
 ///
 /// ```
-/// use figlang_metrics::stats::leave_one_out;
+/// use figlang_stats::leave_one_out;
 /// let r = vec![vec![1.0, 2.0, 3.0, 4.0], vec![1.0, 2.0, 4.0, 3.0], vec![2.0, 2.0, 3.0, 5.0]];
 /// let loo = leave_one_out(&r).unwrap();
 /// assert_eq!(loo.pearson.len(), 3);
@@ -121,7 +121,7 @@ pub enum KappaWeights {
 /// is total (both raters use one and the same label) kappa is NaN.
 ///
 /// ```
-/// use figlang_metrics::stats::{cohen_kappa, KappaWeights};
+/// use figlang_stats::{cohen_kappa, KappaWeights};
 /// let k = cohen_kappa(&[0, 1, 1, 0], &[0, 1, 0, 0], KappaWeights::Unweighted).unwrap();
 /// assert!((k - 0.5).abs() < 1e-12);
 /// ```
@@ -180,7 +180,7 @@ pub fn cohen_kappa(a: &[i64], b: &[i64], weights: KappaWeights) -> StatsResult<f
 /// number of raters, at least 2), as statsmodels' `fleiss_kappa(method="fleiss")`.
 ///
 /// ```
-/// use figlang_metrics::stats::fleiss_kappa;
+/// use figlang_stats::fleiss_kappa;
 /// let k = fleiss_kappa(&[vec![3, 0], vec![0, 3], vec![3, 0]]).unwrap();
 /// assert!((k - 1.0).abs() < 1e-12);
 /// ```

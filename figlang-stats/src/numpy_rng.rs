@@ -43,7 +43,7 @@ fn mix(x: u32, y: u32) -> u32 {
 
 /// 128 bits of fresh entropy for unseeded generators (NumPy reads the OS's; std's hasher keys
 /// come from the OS too, mixed here with the clock and a counter).
-pub(crate) fn fresh_entropy() -> u128 {
+pub fn fresh_entropy() -> u128 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()
@@ -63,14 +63,14 @@ pub(crate) fn fresh_entropy() -> u128 {
 
 /// NumPy's `SeedSequence` with no spawn key and the default pool size.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SeedSequence {
+pub struct SeedSequence {
     pool: [u32; POOL_SIZE],
 }
 
 impl SeedSequence {
     /// `SeedSequence(entropy)` for a non-negative integer (split into 32-bit words, lowest
     /// first; zero is one word).
-    pub(crate) fn new(entropy: u128) -> Self {
+    pub fn new(entropy: u128) -> Self {
         let mut words = Vec::with_capacity(4);
         let mut n = entropy;
         if n == 0 {
@@ -84,7 +84,7 @@ impl SeedSequence {
     }
 
     /// `SeedSequence(None)`: fresh 128-bit entropy.
-    pub(crate) fn from_fresh_entropy() -> Self {
+    pub fn from_fresh_entropy() -> Self {
         Self::new(fresh_entropy())
     }
 
@@ -110,7 +110,7 @@ impl SeedSequence {
     }
 
     /// `generate_state(n_words, np.uint32)`.
-    pub(crate) fn generate_state_u32(&self, n_words: usize) -> Vec<u32> {
+    pub fn generate_state_u32(&self, n_words: usize) -> Vec<u32> {
         let mut hc = INIT_B;
         (0..n_words)
             .map(|i| {
@@ -123,7 +123,7 @@ impl SeedSequence {
     }
 
     /// `generate_state(n_words, np.uint64)`: twice as many 32-bit words, paired little-endian.
-    pub(crate) fn generate_state_u64(&self, n_words: usize) -> Vec<u64> {
+    pub fn generate_state_u64(&self, n_words: usize) -> Vec<u64> {
         self.generate_state_u32(2 * n_words)
             .chunks_exact(2)
             .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
@@ -132,7 +132,7 @@ impl SeedSequence {
 }
 
 /// A source of NumPy's raw 32- and 64-bit draws.
-pub(crate) trait BitGen {
+pub trait BitGen {
     /// `next_uint64`.
     fn next_u64(&mut self) -> u64;
     /// `next_uint32`.
@@ -143,7 +143,7 @@ const PCG_MULT: u128 = (2_549_297_995_355_413_924u128 << 64) | 4_865_540_595_714
 
 /// NumPy's `PCG64` bit generator (the one `np.random.default_rng` uses).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Pcg64 {
+pub struct Pcg64 {
     state: u128,
     inc: u128,
     /// The high half of the last 64-bit draw, waiting to be handed out by `next_u32`.
@@ -152,7 +152,7 @@ pub(crate) struct Pcg64 {
 
 impl Pcg64 {
     /// `np.random.default_rng(seed).bit_generator`; `None` draws fresh entropy.
-    pub(crate) fn default_rng(seed: Option<u64>) -> Self {
+    pub fn default_rng(seed: Option<u64>) -> Self {
         let ss = match seed {
             Some(s) => SeedSequence::new(u128::from(s)),
             None => SeedSequence::from_fresh_entropy(),
@@ -161,7 +161,7 @@ impl Pcg64 {
     }
 
     /// `PCG64(seed_sequence)`.
-    pub(crate) fn from_seed_sequence(ss: &SeedSequence) -> Self {
+    pub fn from_seed_sequence(ss: &SeedSequence) -> Self {
         let v = ss.generate_state_u64(4);
         let init_state = (u128::from(v[0]) << 64) | u128::from(v[1]);
         let init_seq = (u128::from(v[2]) << 64) | u128::from(v[3]);
@@ -204,14 +204,14 @@ const MT_M: usize = 397;
 
 /// NumPy's legacy `MT19937` (`RandomState`, `np.random.seed`).
 #[derive(Debug, Clone)]
-pub(crate) struct Mt19937 {
+pub struct Mt19937 {
     key: Box<[u32; MT_N]>,
     pos: usize,
 }
 
 impl Mt19937 {
     /// `np.random.seed(seed)` for an integer seed.
-    pub(crate) fn seed(seed: u32) -> Self {
+    pub fn seed(seed: u32) -> Self {
         let mut key = Box::new([0u32; MT_N]);
         let mut s = seed;
         for (pos, slot) in key.iter_mut().enumerate() {
@@ -225,7 +225,7 @@ impl Mt19937 {
 
     /// `np.random.seed(None)`: 624 words of a fresh `SeedSequence`, the first forced to
     /// `0x80000000`.
-    pub(crate) fn from_fresh_entropy() -> Self {
+    pub fn from_fresh_entropy() -> Self {
         let words = SeedSequence::from_fresh_entropy().generate_state_u32(MT_N);
         let mut key = Box::new([0u32; MT_N]);
         key.copy_from_slice(&words);
@@ -274,7 +274,7 @@ impl BitGen for Mt19937 {
 
 /// How a bounded integer is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Bounded {
+pub enum Bounded {
     /// Lemire's multiply-shift with rejection (`Generator.integers`).
     Lemire,
     /// Masked rejection sampling (`RandomState.randint`).
@@ -320,7 +320,7 @@ fn gen_mask(max: u64) -> u64 {
 /// Fills `out` with integers in `0..n` as NumPy's `random_bounded_uint64_fill(off=0,
 /// rng=n-1)` does: `Generator.integers(0, n, size=out.len())` with [`Bounded::Lemire`],
 /// `RandomState.randint(0, n, size=out.len())` with [`Bounded::Masked`]. `n` must be positive.
-pub(crate) fn bounded_fill<G: BitGen>(g: &mut G, n: u64, how: Bounded, out: &mut [u64]) {
+pub fn bounded_fill<G: BitGen>(g: &mut G, n: u64, how: Bounded, out: &mut [u64]) {
     let rng = n.saturating_sub(1);
     if rng == 0 {
         out.fill(0);
@@ -369,20 +369,20 @@ pub(crate) fn bounded_fill<G: BitGen>(g: &mut G, n: u64, how: Bounded, out: &mut
 /// `Generator.integers(2, size=len, dtype=bool)` as a packed bit stream: coin `k` is bit
 /// `k % 32` of the `k / 32`-th 32-bit draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct BoolStream {
+pub struct BoolStream {
     words: Vec<u32>,
     len: usize,
 }
 
 impl BoolStream {
     /// Draws `len` coins from `g` (`ceil(len / 32)` calls of `next_uint32`).
-    pub(crate) fn draw<G: BitGen>(g: &mut G, len: usize) -> Self {
+    pub fn draw<G: BitGen>(g: &mut G, len: usize) -> Self {
         let words = (0..len.div_ceil(32)).map(|_| g.next_u32()).collect();
         Self { words, len }
     }
 
     /// Calls `f(k - start)` for every heads coin `k` in `start..start + len`, in order.
-    pub(crate) fn for_each_set(&self, start: usize, len: usize, mut f: impl FnMut(usize)) {
+    pub fn for_each_set(&self, start: usize, len: usize, mut f: impl FnMut(usize)) {
         let end = (start + len).min(self.len);
         if start >= end {
             return;
@@ -405,7 +405,7 @@ impl BoolStream {
 
     /// Coin `k` (false past the end).
     #[cfg(test)]
-    pub(crate) fn get(&self, k: usize) -> bool {
+    pub fn get(&self, k: usize) -> bool {
         k < self.len && (self.words[k / 32] >> (k % 32)) & 1 == 1
     }
 }
@@ -470,7 +470,7 @@ mod tests {
     fn fixture() -> serde_json::Value {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/sacrebleu_significance.json"
+            "/../figlang-metrics/tests/fixtures/sacrebleu_significance.json"
         );
         let text = std::fs::read_to_string(path).expect("fixture");
         serde_json::from_str::<serde_json::Value>(&text).expect("json")["rng"].clone()

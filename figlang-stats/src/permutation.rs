@@ -156,7 +156,7 @@ fn factorial_at_most(n: usize, limit: usize) -> Option<usize> {
 /// n! permutations when n! <= `resamples`, else `resamples` seeded random shuffles.
 ///
 /// ```
-/// use figlang_metrics::stats::{permutation_test, CorrelationKind};
+/// use figlang_stats::{permutation_test, CorrelationKind};
 /// let x: Vec<f64> = (0..30).map(f64::from).collect();
 /// let y: Vec<f64> = x.iter().map(|v| v * 2.0 + (v * 7.0) % 5.0).collect();
 /// let t = permutation_test(&x, &y, CorrelationKind::Pearson, 500, 3).unwrap();

@@ -68,7 +68,7 @@ fn tie_stats(x: &[f64]) -> (u64, f64, f64) {
 /// tied gives NaN statistic and p-value, as in SciPy.
 ///
 /// ```
-/// use figlang_metrics::stats::{kendall_tau, TauVariant};
+/// use figlang_stats::{kendall_tau, TauVariant};
 /// let c = kendall_tau(&[12.0, 2.0, 1.0, 12.0, 2.0], &[1.0, 4.0, 7.0, 1.0, 0.0], TauVariant::B).unwrap();
 /// assert!((c.statistic - (-0.4714045207910316)).abs() < 1e-12);
 /// assert!((c.p_value - 0.2827454599327748).abs() < 1e-9 * 0.28);
@@ -191,7 +191,7 @@ pub struct WmtTau {
 /// tied, give `tau` NaN.
 ///
 /// ```
-/// use figlang_metrics::stats::wmt_kendall_tau;
+/// use figlang_stats::wmt_kendall_tau;
 /// // The pair tied on the human score (items 2 and 3) is skipped.
 /// let t = wmt_kendall_tau(&[1.0, 2.0, 3.0, 3.0], &[0.1, 0.3, 0.2, 0.2]).unwrap();
 /// assert_eq!((t.concordant, t.discordant), (3, 2));

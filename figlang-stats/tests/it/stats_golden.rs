@@ -1,10 +1,8 @@
-//! Golden tests of `figlang_metrics::stats` against SciPy / statsmodels / scikit-learn /
+//! Golden tests of `figlang_stats` against SciPy / statsmodels / scikit-learn /
 //! krippendorff values stored by `tools/gen_stats_fixtures.py` (versions and tolerances are in
 //! each fixture): statistics within 1e-12 absolute, p-values within 1e-9 relative.
 
-use figlang_metrics::stats::{
-    fisher_z_interval, kendall_tau, pearson, spearman, Correlation, TauVariant,
-};
+use figlang_stats::{fisher_z_interval, kendall_tau, pearson, spearman, Correlation, TauVariant};
 use serde_json::Value;
 
 use crate::stats_common::{assert_p, assert_stat, expected, floats, load};
@@ -72,7 +70,7 @@ fn williams_test_matches_formula_with_scipy_t() {
             floats(&case["a"]),
             floats(&case["b"]),
         );
-        let got = figlang_metrics::stats::williams_test(&h, &a, &b).unwrap();
+        let got = figlang_stats::williams_test(&h, &a, &b).unwrap();
         assert_stat("williams t", got.t, expected(&case["t"]));
         assert_p("williams p", got.p_value, expected(&case["p_value"]));
     }
@@ -80,7 +78,7 @@ fn williams_test_matches_formula_with_scipy_t() {
 
 #[test]
 fn exact_permutation_tests_match_scipy_permutation_test() {
-    use figlang_metrics::stats::{permutation_test, permutation_test_paired, CorrelationKind};
+    use figlang_stats::{permutation_test, permutation_test_paired, CorrelationKind};
     let f = load("stats_correlation.json");
     let cases = f["permutation"].as_array().expect("permutation");
     assert_eq!(cases.len(), 6);
@@ -117,7 +115,7 @@ fn exact_permutation_tests_match_scipy_permutation_test() {
 
 #[test]
 fn bootstrap_on_given_draws_matches_numpy_scipy() {
-    use figlang_metrics::stats::{bootstrap_meta_eval_with_segments, MetaEvalData};
+    use figlang_stats::{bootstrap_meta_eval_with_segments, MetaEvalData};
     let f = load("stats_correlation.json");
     let case = &f["bootstrap"];
     let matrix =
