@@ -49,16 +49,27 @@ pub fn run(args: &[&str]) -> Output {
     hauser().args(args).output().expect("hauser runs")
 }
 
+/// The reference data folder: `HAUSER_SHARED_DATA`, else `../shared/data` beside the workspace.
+fn shared_data_dir() -> PathBuf {
+    std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
+        PathBuf::from,
+    )
+}
+
+/// The reference data folder when this machine has it (for tests that run without it and skip,
+/// with a notice, only the parts that need it).
+pub fn shared_data_root() -> Option<PathBuf> {
+    let dir = shared_data_dir();
+    dir.is_dir().then_some(dir)
+}
+
 /// `REL` under the reference data folder (`HAUSER_SHARED_DATA`, else `../shared/data` beside the
 /// workspace). Panics naming the asset when it is absent: the tests calling this are `#[ignore]`d
 /// and only run on purpose (tools/test.sh runs them when the data is there), so missing data
 /// must fail, not pass unchecked.
 pub fn shared_data(rel: &str) -> PathBuf {
-    let root = std::env::var_os("HAUSER_SHARED_DATA").map_or_else(
-        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data")),
-        PathBuf::from,
-    );
-    let path = root.join(rel);
+    let path = shared_data_dir().join(rel);
     assert!(
         path.exists(),
         "needs ../shared/data: {} not found (set HAUSER_SHARED_DATA to the reference data folder)",

@@ -3,6 +3,9 @@
 
 mod cli_score;
 mod common;
+/// The documents tell the truth: flags documented, paths exist, command lines run.
+mod docs;
+mod docs_sandbox;
 mod embed;
 mod extract;
 mod formality;
