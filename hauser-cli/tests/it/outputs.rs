@@ -406,9 +406,12 @@ fn vectors_and_directories_cannot_be_standard_input() {
     }
 }
 
+/// A subcommand, and its arguments with two `-` inputs and the flags the refusal names.
+type StdinCase = (&'static str, Option<(Vec<&'static str>, &'static str)>);
+
 /// Every subcommand, with the two of its input flags that can both be `-` (or why it has no
 /// two): all refuse two standard-input inputs before reading either, naming both flags.
-fn two_stdin_runs() -> Vec<(&'static str, Option<(Vec<&'static str>, &'static str)>)> {
+fn two_stdin_runs() -> Vec<StdinCase> {
     let no_model = "/no/such/model";
     vec![
         (
