@@ -308,6 +308,21 @@ mod tests {
         assert!(target.exists());
     }
 
+    #[test]
+    fn paths_of_the_standard_streams_are_the_streams() {
+        for (path, fd) in [
+            ("/dev/stdout", Some(1)),
+            ("/dev/fd/1", Some(1)),
+            ("/proc/self/fd/1", Some(1)),
+            ("/dev/stderr", Some(2)),
+            ("/dev/fd/2", Some(2)),
+            ("/dev/stdin", None),
+            ("out.jsonl", None),
+        ] {
+            assert_eq!(standard_stream(Path::new(path)), fd, "{path}");
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_device_is_written_directly_and_a_dangling_link_kept() {

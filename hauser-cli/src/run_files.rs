@@ -508,15 +508,6 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// A run without inputs (`kb synth`), and for tests.
-    pub fn no_inputs() -> Self {
-        Self {
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-            ids: OnceLock::new(),
-        }
-    }
-
     fn ids(&self) -> &[(String, FileId)] {
         self.ids.get_or_init(|| {
             self.inputs

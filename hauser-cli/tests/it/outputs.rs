@@ -318,6 +318,27 @@ fn a_fifo_output_is_written_into_not_replaced() {
     let text = reader.join().unwrap();
     assert_eq!(text.lines().count(), 2, "{text}");
     assert_eq!(files_in(dir.path()), ["fifo", "in.txt"]);
+    // An index is written with seeks and read back: a FIFO is refused, and kept.
+    let out = run(&[
+        "kb",
+        "build",
+        "--format",
+        "similes",
+        "--input",
+        s(&input),
+        "--out",
+        s(&fifo),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
 }
 
 /// `-o /dev/fd/1` (and `/dev/stdout`, `/proc/self/fd/1`) into a pipe: the records reach it.
