@@ -71,9 +71,12 @@ fn rows(args: &ClassifyArgs, text: &str) -> Result<Vec<(usize, String)>, CliErro
 /// # Errors
 /// An unloadable model, an unreadable or malformed input, an unwritable output.
 pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
-    if let Some(output) = &args.output {
-        files::check_not_an_input(output, &[&args.input])?;
-    }
+    // Every file checked before the model is loaded.
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .model("--model", Some(&args.model))
+        .output("--output", args.output.as_deref())
+        .check()?;
     let text = files::read_to_string(&args.input)?;
     let rows = rows(args, &text)?;
     let clf = SequenceClassifier::load(
@@ -82,7 +85,7 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
     )?;
     let inputs: Vec<(&str, Option<&str>)> = rows.iter().map(|(_, t)| (t.as_str(), None)).collect();
     let pred = clf.predict(&inputs)?;
-    let mut out = OutputFile::create(args.output.as_deref(), &[&args.input])?;
+    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let out_path = out.path().to_path_buf();
     for ((line, _), probs) in rows.iter().zip(&pred.probs) {
         // The first maximum, as argmax.

@@ -61,12 +61,15 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliErr
     if args.batch_size == 0 {
         return Err(CliError::Usage("--batch-size: must be at least 1".into()));
     }
-    if let Some(output) = &args.output {
-        files::check_not_an_input(output, &[&args.input])?;
-    }
+    // Every file checked before the model is loaded.
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .model("--model", Some(&args.model))
+        .output("--output", args.output.as_deref())
+        .check()?;
     let opts = args.device.load_options(args.batch_size);
     let embedder = Embedder::load(&ModelSource::parse(&args.model), &opts)?;
-    let mut out = OutputFile::create(args.output.as_deref(), &[&args.input])?;
+    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let reader = files::open(&args.input)?;
     let out_path = out.path().to_path_buf();
     let werr = |e| CliError::io(&out_path, e);

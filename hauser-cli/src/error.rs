@@ -34,6 +34,17 @@ pub enum CliError {
         /// The input it is the same file as.
         input: PathBuf,
     },
+    /// An output cannot be written where it is asked for (a missing or read-only directory, a
+    /// directory or socket in its place...); found before any work is done.
+    #[error("{flag} {path}: {message}")]
+    Output {
+        /// The flag naming it.
+        flag: String,
+        /// The output as given.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// An input to be read whole into memory is larger than the limit or than what can be
     /// reserved.
     #[error("{path}: input too large to read into memory ({reason}{}; limit {limit} bytes, set HAUSER_MAX_INPUT_BYTES to change it)", .size.map_or_else(String::new, |s| format!(": {s} bytes")))]
@@ -89,6 +100,15 @@ impl CliError {
         Self::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// An output that cannot be written, named with its flag.
+    pub fn output(flag: &str, path: &std::path::Path, message: impl Into<String>) -> Self {
+        Self::Output {
+            flag: flag.to_string(),
+            path: path.to_path_buf(),
+            message: message.into(),
         }
     }
 

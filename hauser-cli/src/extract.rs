@@ -102,7 +102,11 @@ pub fn blank_record() -> Value {
 /// # Errors
 /// An unreadable input or an unwritable output.
 pub fn run(args: &ExtractArgs, log: &mut dyn Write) -> Result<ExtractSummary, CliError> {
-    let mut out = OutputFile::create(args.output.as_deref(), &[&args.input])?;
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .output("--output", args.output.as_deref())
+        .check()?;
+    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let reader = files::open(&args.input)?;
     let out_path = out.path().to_path_buf();
     let x = extractor(args);

@@ -8,19 +8,25 @@
 //!   ([`max_input_bytes`]: `HAUSER_MAX_INPUT_BYTES`, default 4 GiB, never above the memory
 //!   limit of [`hauser_core::limits`], `HAUSER_MAX_MEMORY`), and reserved through
 //!   [`hauser_core::limits::try_reserve`] like every other allocation sized from a file;
-//! - outputs are written to a temporary file in the target directory and renamed over the
-//!   target only when the command succeeds ([`OutputFile`]), so an interrupted, crashed or
-//!   failed run (disk full...) never leaves a truncated file where the output belongs;
-//! - an output that is the same file as an input (same path, symbolic or hard link, or standard
-//!   input redirected from it) is refused before anything is opened for writing.
+//! - a command declares every file it reads and writes in a [`RunFiles`] and checks them
+//!   before any work ([`crate::run_files`]): two standard-input inputs, an output whose
+//!   directory is missing or not writable, and an output that is the same file as an input
+//!   (same path, symbolic or hard link, a file of a model or WordNet directory, or standard
+//!   input redirected from it) are refused;
+//! - regular output files are written to a temporary file in the target directory and renamed
+//!   over the target only when the command succeeds ([`OutputFile`]), so an interrupted,
+//!   crashed or failed run (disk full...) never leaves a truncated file where the output
+//!   belongs; devices, FIFOs and terminals are written directly, never replaced.
 
-use std::fs::{File, Metadata};
-use std::io::{BufRead, BufReader, BufWriter, Cursor, Read, Write};
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Cursor, Read};
+use std::path::Path;
 
 use hauser_core::limits;
 
 use crate::error::CliError;
+pub use crate::out_file::OutputFile;
+pub use crate::run_files::{Checked, RunFiles};
 
 /// The UTF-8 encoding of U+FEFF, written at the start of files by some Windows editors.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -67,6 +73,10 @@ pub fn check_settings() -> Result<(), CliError> {
     limits::memory_limit().map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(())
 }
+
+/// Why `--vectors` cannot be standard input, in the refusal: one reason for every command.
+pub const VECTORS_FROM_A_FILE: &str =
+    "word vectors are read from a file (their format is detected before they are loaded, and a stream cannot be read twice)";
 
 /// Refuses a run where more than one input flag names standard input: they would compete for
 /// the same bytes. `inputs` pairs each flag with its value.
@@ -314,54 +324,9 @@ impl<R: BufRead> Iterator for Lines<R> {
     }
 }
 
-/// The identity of a file for the same-file check: device and inode where the platform has
-/// them (so hard links and symbolic links compare equal), else the canonical path.
-#[derive(Debug, PartialEq, Eq)]
-enum FileId {
-    #[cfg(unix)]
-    Inode(u64, u64),
-    #[cfg(not(unix))]
-    Path(PathBuf),
-}
-
-#[cfg(unix)]
-fn file_id(_path: &Path, meta: &Metadata) -> Option<FileId> {
-    use std::os::unix::fs::MetadataExt;
-    Some(FileId::Inode(meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn file_id(path: &Path, _meta: &Metadata) -> Option<FileId> {
-    std::fs::canonicalize(path).ok().map(FileId::Path)
-}
-
-/// The identity of standard input when it is redirected from a file (`< FILE`).
-#[cfg(unix)]
-fn stdin_id() -> Option<FileId> {
-    use std::os::fd::AsFd;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let meta = File::from(fd).metadata().ok()?;
-    // Pipes and terminals cannot be an output file; only a regular file can.
-    meta.is_file()
-        .then(|| file_id(Path::new("-"), &meta))
-        .flatten()
-}
-
-#[cfg(not(unix))]
-fn stdin_id() -> Option<FileId> {
-    None
-}
-
-fn id_of(path: &Path) -> Option<FileId> {
-    if is_stdin(path) {
-        return stdin_id();
-    }
-    let meta = std::fs::metadata(path).ok()?;
-    file_id(path, &meta)
-}
-
 /// Refuses an output that is the same file as one of the inputs: writing it would destroy the
-/// input it is computed from. Checked before anything is opened for writing.
+/// input it is computed from. Commands declare their files with [`RunFiles`] instead, which
+/// does this for every output; this is the same check for one output.
 ///
 /// # Errors
 /// [`CliError::SameFile`] naming both.
@@ -369,222 +334,10 @@ pub fn check_not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), CliErro
     if is_stdin(output) {
         return Ok(());
     }
-    let same_path =
-        |input: &Path| match (std::fs::canonicalize(output), std::fs::canonicalize(input)) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
-        };
-    // A file that does not exist yet cannot be any existing input.
-    let Some(out_id) = id_of(output) else {
-        return Ok(());
-    };
-    for input in inputs {
-        if same_path(input) || id_of(input).is_some_and(|id| id == out_id) {
-            let input = if is_stdin(input) {
-                PathBuf::from("- (standard input)")
-            } else {
-                input.to_path_buf()
-            };
-            return Err(CliError::SameFile {
-                output: output.to_path_buf(),
-                input,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Where the output goes once committed: symbolic links are followed so that the file they
-/// point to is replaced, not the link.
-fn final_target(path: &Path) -> PathBuf {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-        }
-        _ => path.to_path_buf(),
-    }
-}
-
-enum Sink {
-    Stdout(BufWriter<std::io::StdoutLock<'static>>),
-    File {
-        target: PathBuf,
-        temp: BufWriter<tempfile::NamedTempFile>,
-    },
-}
-
-/// An output of a subcommand: standard output (streamed as it is produced), or a file written
-/// to a temporary file beside it and renamed over it by [`OutputFile::commit`]. Dropped without
-/// a commit (an error, a panic), the temporary file is removed and the target is untouched.
-pub struct OutputFile {
-    shown: PathBuf,
-    sink: Sink,
-}
-
-impl std::fmt::Debug for OutputFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OutputFile")
-            .field("path", &self.shown)
-            .finish_non_exhaustive()
-    }
-}
-
-impl OutputFile {
-    /// Opens the output: `None` or `-` is standard output; a file is first checked against
-    /// `inputs` (see [`check_not_an_input`]), then a temporary file is created in its
-    /// directory.
-    ///
-    /// # Errors
-    /// [`CliError::SameFile`]; [`CliError::Io`] naming the output when its directory is missing
-    /// or not writable.
-    pub fn create(path: Option<&Path>, inputs: &[&Path]) -> Result<Self, CliError> {
-        let Some(path) = path.filter(|p| !is_stdin(p)) else {
-            return Ok(Self {
-                shown: PathBuf::from("-"),
-                sink: Sink::Stdout(BufWriter::new(std::io::stdout().lock())),
-            });
-        };
-        check_not_an_input(path, inputs)?;
-        let target = final_target(path);
-        let temp = temp_beside(&target).map_err(|e| CliError::io(path, e))?;
-        Ok(Self {
-            shown: path.to_path_buf(),
-            sink: Sink::File {
-                target,
-                temp: BufWriter::with_capacity(1 << 16, temp),
-            },
-        })
-    }
-
-    /// The output as given on the command line (`-` for standard output), for messages.
-    pub fn path(&self) -> &Path {
-        &self.shown
-    }
-
-    /// The temporary file being written, for writers that need a seekable file (`None` for
-    /// standard output). Buffered bytes are flushed first.
-    ///
-    /// # Errors
-    /// [`CliError::Io`] when flushing fails.
-    pub fn temp_file(&mut self) -> Result<Option<&mut File>, CliError> {
-        match &mut self.sink {
-            Sink::Stdout(_) => Ok(None),
-            Sink::File { temp, .. } => {
-                temp.flush().map_err(|e| CliError::io(&self.shown, e))?;
-                Ok(Some(temp.get_mut().as_file_mut()))
-            }
-        }
-    }
-
-    /// Finishes the output: flushes standard output, or flushes and syncs the temporary file
-    /// and renames it over the target.
-    ///
-    /// # Errors
-    /// [`CliError::Io`] naming the output.
-    pub fn commit(self) -> Result<(), CliError> {
-        let shown = self.shown;
-        let err = |e| CliError::io(&shown, e);
-        match self.sink {
-            Sink::Stdout(mut out) => out.flush().map_err(err),
-            Sink::File { target, temp } => {
-                let temp = temp.into_inner().map_err(|e| err(e.into_error()))?;
-                // Sync before the rename: otherwise a crash right after it can leave an empty
-                // file under the new name on some filesystems.
-                temp.as_file().sync_all().map_err(err)?;
-                keep_permissions(&target, temp.as_file());
-                temp.persist(&target).map_err(|e| err(e.error))?;
-                Ok(())
-            }
-        }
-    }
-}
-
-impl Write for OutputFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match &mut self.sink {
-            Sink::Stdout(w) => w.write(buf),
-            Sink::File { temp, .. } => temp.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        match &mut self.sink {
-            Sink::Stdout(w) => w.write_all(buf),
-            Sink::File { temp, .. } => temp.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match &mut self.sink {
-            Sink::Stdout(w) => w.flush(),
-            Sink::File { temp, .. } => temp.flush(),
-        }
-    }
-}
-
-/// A temporary file in the target's directory (so the final rename stays on one filesystem),
-/// hidden and named after the target so that a leftover is recognisable.
-fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    remove_stale_temps(dir, &name);
-    // The process id in the name lets a later run tell a leftover of a killed run from the
-    // file of a run still going.
-    let prefix = format!(".{name}.{}.", std::process::id());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // The mode a plain File::create would give (0666 less the umask), instead of
-    // tempfile's private 0600.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    builder.tempfile_in(dir)
-}
-
-/// Removes the temporary files that killed runs (`kill -9`, power loss) left beside `name`:
-/// those whose process no longer exists. Best effort, and only where `/proc` tells which
-/// processes exist; a process id reused by another live process only delays the cleanup.
-fn remove_stale_temps(dir: &Path, name: &str) {
-    let proc_root = Path::new("/proc");
-    if !proc_root.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{name}.");
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(rest) = file_name
-            .to_str()
-            .and_then(|n| n.strip_prefix(&prefix))
-            .and_then(|n| n.strip_suffix(".tmp"))
-        else {
-            continue;
-        };
-        let Some(pid) = rest.split('.').next().filter(|p| p.parse::<u32>().is_ok()) else {
-            continue;
-        };
-        if !proc_root.join(pid).exists() {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// A replaced file keeps its permissions, as it would when rewritten in place.
-fn keep_permissions(target: &Path, temp: &File) {
-    if let Ok(meta) = std::fs::metadata(target) {
-        // Best effort: failing to copy the mode must not lose the output.
-        let _ = temp.set_permissions(meta.permissions());
-    }
+    let files = inputs
+        .iter()
+        .fold(RunFiles::new(), |f, p| f.input("input", p));
+    files.into_checked().refuse_input(output)
 }
 
 #[cfg(test)]
@@ -652,51 +405,6 @@ mod tests {
         assert!(
             check_single_stdin(&[("--hyp", Path::new("-")), ("--ref", Path::new("r"))]).is_ok()
         );
-    }
-
-    #[test]
-    fn uncommitted_output_leaves_the_target_untouched() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("out.jsonl");
-        std::fs::write(&target, b"old").unwrap();
-        {
-            let mut out = OutputFile::create(Some(&target), &[]).unwrap();
-            out.write_all(b"new").unwrap();
-        }
-        assert_eq!(std::fs::read(&target).unwrap(), b"old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        let mut out = OutputFile::create(Some(&target), &[]).unwrap();
-        out.write_all(b"new").unwrap();
-        out.commit().unwrap();
-        assert_eq!(std::fs::read(&target).unwrap(), b"new");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
-
-    #[test]
-    fn leftovers_of_dead_processes_are_removed() {
-        if !Path::new("/proc/self").exists() {
-            return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("out.jsonl");
-        // u32::MAX is above any Linux pid_max, so no process has it.
-        let dead = dir
-            .path()
-            .join(format!(".out.jsonl.{}.abc123.tmp", u32::MAX));
-        let alive = dir
-            .path()
-            .join(format!(".out.jsonl.{}.abc123.tmp", std::process::id()));
-        let other = dir.path().join(".other.jsonl.1.abc123.tmp");
-        for p in [&dead, &alive, &other] {
-            std::fs::write(p, b"partial").unwrap();
-        }
-        OutputFile::create(Some(&target), &[])
-            .unwrap()
-            .commit()
-            .unwrap();
-        assert!(!dead.exists());
-        assert!(alive.exists() && other.exists());
-        assert!(target.exists());
     }
 
     #[test]

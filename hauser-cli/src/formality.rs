@@ -451,6 +451,12 @@ fn table(out: &mut dyn Write, title: &str, rows: &[CorrRow]) -> std::io::Result<
 /// As [`reproduce`]; an unwritable output.
 pub fn run(args: &FormalityArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let FormalityCommand::Reproduce(args) = &args.command;
+    crate::files::RunFiles::new()
+        .dir("--data", Some(&args.data))
+        .dir("--wordnet", Some(&args.live.wordnet))
+        .model("--bertscore-model", args.live.bertscore_model.as_deref())
+        .inputs("--bertscore-baseline", &args.live.bertscore_baseline)
+        .check()?;
     let report = reproduce(args)?;
     let io = |e| CliError::io("<stdout>", e);
     if args.json {

@@ -128,9 +128,15 @@ pub struct SynthArgs {
 pub fn run(args: &KbArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result<(), CliError> {
     let value = match &args.command {
         KbCommand::Build(a) => build(a, log)?,
-        KbCommand::Lookup(a) => lookup(a)?,
-        KbCommand::Stats(a) => serde_json::to_value(open_index(&a.index)?.stats())
-            .map_err(|e| CliError::Usage(e.to_string()))?,
+        KbCommand::Lookup(a) => {
+            files::RunFiles::new().input("INDEX", &a.index).check()?;
+            lookup(a)?
+        }
+        KbCommand::Stats(a) => {
+            files::RunFiles::new().input("INDEX", &a.index).check()?;
+            serde_json::to_value(open_index(&a.index)?.stats())
+                .map_err(|e| CliError::Usage(e.to_string()))?
+        }
         KbCommand::Synth(a) => synth(a)?,
     };
     writeln!(out, "{value:#}").map_err(|e| CliError::io("-", e))
@@ -157,7 +163,15 @@ fn build(a: &BuildArgs, log: &mut dyn Write) -> Result<serde_json::Value, CliErr
     };
     // Refused before the (possibly long) ingestion.
     output_file_only("kb build", &a.out)?;
-    let mut out = OutputFile::create(Some(&a.out), &[&a.input])?;
+    let checked = files::RunFiles::new()
+        .input("--input", &a.input)
+        .regular_output(
+            "--out",
+            &a.out,
+            "the index is written with seeks, then read back",
+        )
+        .check()?;
+    let mut out = OutputFile::create(Some(&a.out), &checked)?;
     // Progress in bytes read; standard input has no known size.
     let size = if files::is_stdin(&a.input) {
         None
@@ -285,7 +299,10 @@ fn synth(a: &SynthArgs) -> Result<serde_json::Value, CliError> {
     // Refused before any file is created.
     hauser_kb::synth::check_size(a.triplets)?;
     let monitor = CliMonitor::new(Some(a.triplets), "kb synth: writing rows");
-    let mut out = OutputFile::create(Some(&a.out), &[])?;
+    let checked = files::RunFiles::new()
+        .output("--out", Some(&a.out))
+        .check()?;
+    let mut out = OutputFile::create(Some(&a.out), &checked)?;
     let r = hauser_kb::synth::write_synthetic_monitored(&mut out, a.triplets, a.seed, &monitor)
         .map_err(|e| match e {
             KbError::Io { source, .. } => CliError::io(&a.out, source),

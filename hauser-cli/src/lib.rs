@@ -39,9 +39,11 @@ pub mod narratives;
 pub mod neural_metric;
 pub mod newsmet;
 pub mod newsmet_candidates;
+pub mod out_file;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod run_files;
 pub mod score;
 pub mod wmd_metric;
 

@@ -169,6 +169,10 @@ fn stats_error(path: &Path, e: StatsError) -> CliError {
 
 /// Runs `hauser meta-eval`, writing one JSON object (and a newline) to `out`.
 pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .plot_dir("--plot", args.plot.as_deref(), &crate::plot::FILES)
+        .check()?;
     let table = Table::read(&args.input)?;
     let cols = [
         table.column(&args.system_col)?,
@@ -212,6 +216,8 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             .map(|t| json!({"n": t.n, "pearson": t.pearson.statistic, "p": t.pearson.p_value}))
             .collect();
     }
+    // Drawn now, written only once the bootstrap has succeeded too.
+    let mut rendered = None;
     if let Some(dir) = &args.plot {
         let (human_means, metric_means) = data.system_means();
         let (pooled_human, pooled_metric) = data.pooled();
@@ -230,11 +236,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             segment_pearson: report.segment_pearson.statistic,
             segment_kendall_wmt: report.segment_kendall_wmt,
         };
-        let written = crate::plot::write_plots(dir, &plot)?;
-        value["plots"] = written
-            .iter()
-            .map(|p| Value::String(p.display().to_string()))
-            .collect();
+        rendered = Some((dir, crate::plot::render(&plot)?));
     }
     if args.bootstrap > 0 {
         let config = BootstrapConfig {
@@ -254,6 +256,19 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             "segment_pearson_ci95": [b.segment_pearson.low, b.segment_pearson.high],
         });
     }
+    if let Some((dir, rendered)) = rendered {
+        let written = crate::plot::write_plots(dir, &rendered, &checked)?;
+        value["plots"] = written
+            .iter()
+            .map(|p| Value::String(p.display().to_string()))
+            .collect();
+        for note in &rendered.notes {
+            eprintln!("hauser: note: {note}");
+        }
+        if !rendered.notes.is_empty() {
+            value["plot_notes"] = json!(rendered.notes);
+        }
+    }
     writeln!(out, "{value}").map_err(|e| CliError::io("<stdout>", e))?;
     Ok(value)
 }
@@ -261,6 +276,9 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
 /// Runs `hauser corr`, writing one JSON object (and a newline) to `out`. NaN (constant column)
 /// is written as `null`.
 pub fn run_corr(args: &CorrArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    files::RunFiles::new()
+        .input("--input", &args.input)
+        .check()?;
     let table = Table::read(&args.input)?;
     let (cx, cy) = (table.column(&args.x)?, table.column(&args.y)?);
     let mut x = Vec::with_capacity(table.rows.len());

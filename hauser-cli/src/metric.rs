@@ -169,24 +169,21 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 /// # Errors
 /// Unreadable or malformed inputs, mismatched line counts, bad options, metric failures.
 pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut inputs: Vec<(&str, &Path)> = Vec::new();
-    inputs.extend(args.hyp.iter().map(|h| ("--hyp", h.as_path())));
-    inputs.extend(args.input.iter().map(|h| ("--input", h.as_path())));
-    inputs.extend(args.refs.iter().map(|r| ("--ref", r.as_path())));
-    inputs.extend(
-        args.significance
-            .systems
-            .iter()
-            .map(|s| ("--system", s.as_path())),
-    );
-    inputs.extend(
-        args.neural
-            .baseline
-            .iter()
-            .map(|b| ("--baseline", b.as_path())),
-    );
-    inputs.extend(args.neural.src.iter().map(|s| ("--src", s.as_path())));
-    files::check_single_stdin(&inputs)?;
+    files::RunFiles::new()
+        .inputs("--hyp", &args.hyp)
+        .inputs("--input", &args.input)
+        .inputs("--ref", &args.refs)
+        .inputs("--system", &args.significance.systems)
+        .inputs("--baseline", &args.neural.baseline)
+        .inputs("--src", &args.neural.src)
+        .file_input(
+            "--vectors",
+            args.wmd.vectors.as_deref(),
+            files::VECTORS_FROM_A_FILE,
+        )
+        .dir("--wordnet", Some(&args.text.wordnet))
+        .model("--model", args.neural.model.as_deref())
+        .check()?;
     let (hyps, refs) = read_texts(args)?;
     let src = match &args.neural.src {
         Some(path) => Some(read_aligned(

@@ -18,7 +18,7 @@ use figlang_tasks::narratives::{
 use hauser_nli::{CausalLm, Decoding, GenerateConfig, ModelSource, MultipleChoice};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
+use crate::files::{self, Checked, OutputFile, RunFiles};
 use crate::flags;
 
 /// Arguments of `hauser narratives`.
@@ -249,13 +249,48 @@ pub fn run(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> Result<bool, CliError> {
+    // Every file checked before any is read or a model loaded.
+    let checked = declared_files(&args.command).check()?;
     match &args.command {
-        NarrativesCommand::Score(a) => score(a, log),
-        NarrativesCommand::Choose(a) => choose(a, log),
+        NarrativesCommand::Score(a) => score(a, &checked, log),
+        NarrativesCommand::Choose(a) => choose(a, &checked, log),
         NarrativesCommand::Accuracy(a) => accuracy(a, out),
         NarrativesCommand::Compare(a) => compare(a, out),
-        NarrativesCommand::Generate(a) => generate(a, log),
+        NarrativesCommand::Generate(a) => generate(a, &checked, log),
         NarrativesCommand::EvalGen(a) => eval_gen(a, out, log),
+    }
+}
+
+/// Every file a subcommand reads and writes.
+fn declared_files(command: &NarrativesCommand) -> RunFiles {
+    let files = RunFiles::new();
+    match command {
+        NarrativesCommand::Score(a) => files
+            .input("--data", &a.data)
+            .inputs("--labels", &a.labels.labels)
+            .model("--model", Some(&a.model))
+            .output("--output", a.output.as_deref()),
+        NarrativesCommand::Choose(a) => files
+            .input("--data", &a.data)
+            .inputs("--labels", &a.labels.labels)
+            .model("--model", Some(&a.model))
+            .output("--output", a.output.as_deref()),
+        NarrativesCommand::Accuracy(a) => files
+            .input("--pred", &a.pred)
+            .inputs("--data", &a.data)
+            .inputs("--labels", &a.labels.labels),
+        NarrativesCommand::Compare(a) => files
+            .inputs("--pred", &a.pred)
+            .inputs("--data", &a.data)
+            .inputs("--labels", &a.labels.labels),
+        NarrativesCommand::Generate(a) => files
+            .input("--data", &a.data)
+            .model("--model", Some(&a.model))
+            .output("--output", a.output.as_deref()),
+        NarrativesCommand::EvalGen(a) => files
+            .input("--pred", &a.pred)
+            .input("--data", &a.data)
+            .model("--bertscore-model", a.bertscore_model.as_deref()),
     }
 }
 
@@ -310,10 +345,10 @@ fn write_choices(
     results: Vec<(Choice, Value)>,
     gold: Option<Vec<Option<Choice>>>,
     output: Option<&Path>,
-    inputs: &[&Path],
+    files: &Checked,
     log: &mut dyn Write,
 ) -> Result<bool, CliError> {
-    let mut out = OutputFile::create(output, inputs)?;
+    let mut out = OutputFile::create(output, files)?;
     let out_path = out.path().to_path_buf();
     let mut results = results.into_iter();
     let mut preds = Vec::new();
@@ -356,7 +391,7 @@ fn write_choices(
     Ok(failed == 0)
 }
 
-fn score(a: &ScoreArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+fn score(a: &ScoreArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
     let records = read_records(&a.data)?;
     let gold = gold_of(&a.labels, &records.parsed)?;
     let lm = CausalLm::load(
@@ -383,17 +418,10 @@ fn score(a: &ScoreArgs, log: &mut dyn Write) -> Result<bool, CliError> {
             (r.choice(a.score), v)
         })
         .collect();
-    write_choices(
-        &records,
-        results,
-        gold,
-        a.output.as_deref(),
-        &[&a.data],
-        log,
-    )
+    write_choices(&records, results, gold, a.output.as_deref(), files, log)
 }
 
-fn choose(a: &ChooseArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+fn choose(a: &ChooseArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
     let records = read_records(&a.data)?;
     let gold = gold_of(&a.labels, &records.parsed)?;
     let mc = MultipleChoice::load(
@@ -413,14 +441,7 @@ fn choose(a: &ChooseArgs, log: &mut dyn Write) -> Result<bool, CliError> {
             (s.choice(), v)
         })
         .collect();
-    write_choices(
-        &records,
-        results,
-        gold,
-        a.output.as_deref(),
-        &[&a.data],
-        log,
-    )
+    write_choices(&records, results, gold, a.output.as_deref(), files, log)
 }
 
 /// Gold labels for accuracy/compare: --labels, else a labelled --data.
@@ -473,7 +494,7 @@ fn compare(a: &CompareArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     Ok(true)
 }
 
-fn generate(a: &GenerateArgs, log: &mut dyn Write) -> Result<bool, CliError> {
+fn generate(a: &GenerateArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
     let text = files::read_to_string(&a.data)?;
     let split = narratives::parse_split(&text, &a.data)?;
     let lm = CausalLm::load(
@@ -496,7 +517,7 @@ fn generate(a: &GenerateArgs, log: &mut dyn Write) -> Result<bool, CliError> {
     };
     cfg.validate().map_err(CliError::Usage)?;
     let records = generation::generate(&lm, &split, &cfg, a.knowledge)?;
-    let mut out = OutputFile::create(a.output.as_deref(), &[&a.data])?;
+    let mut out = OutputFile::create(a.output.as_deref(), files)?;
     let out_path = out.path().to_path_buf();
     for r in &records {
         let v = serde_json::to_value(r).unwrap_or(Value::Null);

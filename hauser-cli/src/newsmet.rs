@@ -106,6 +106,7 @@ pub struct FamiliesArgs {
 /// # Errors
 /// Unreadable or malformed inputs, mismatched lengths.
 pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    declared_files(&args.command).check()?;
     let v = match &args.command {
         NewsmetCommand::Eval(a) => eval(a)?,
         NewsmetCommand::Families(a) => families(a)?,
@@ -115,6 +116,33 @@ pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     };
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(true)
+}
+
+/// Every file a subcommand reads, checked before any is read or a model loaded (results go
+/// to standard output).
+fn declared_files(command: &NewsmetCommand) -> files::RunFiles {
+    let files = files::RunFiles::new();
+    match command {
+        NewsmetCommand::Eval(a) => files
+            .input("--pred", &a.pred)
+            .input("--data", &a.data)
+            .inputs("--pred2", &a.pred2)
+            .inputs("--pred-more", &a.pred_more),
+        NewsmetCommand::Families(a) => files.inputs("--data", &a.data),
+        NewsmetCommand::Diversity(a) => files
+            .input("--input", &a.input)
+            .dir("--wordnet", Some(&a.wordnet)),
+        NewsmetCommand::Metaphoricity(a) => files.input("--input", &a.input).file_input(
+            "--vectors",
+            Some(&a.vectors),
+            files::VECTORS_FROM_A_FILE,
+        ),
+        NewsmetCommand::Candidates(a) => files
+            .input("--input", &a.input)
+            .model("--mlm", Some(&a.mlm))
+            .model("--detector", a.detector.as_deref())
+            .dir("--wordnet", Some(&a.wordnet)),
+    }
 }
 
 fn read_data(path: &Path) -> Result<Vec<Headline>, CliError> {

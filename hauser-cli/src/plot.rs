@@ -7,8 +7,14 @@
 //!
 //! Everything is drawn by `plotters` without system libraries: SVG text is left to the viewer's
 //! fonts, PNG text is rasterised from an embedded font (Ubuntu Light, from
-//! `epaint_default_fonts`) into a buffer and encoded as PNG. Each file goes through
-//! [`OutputFile`], like every other output: a temporary file in `DIR`, renamed on success.
+//! `epaint_default_fonts`) into a buffer and encoded as PNG. The four files are drawn in memory
+//! ([`render`]) and written by [`write_plots`] once the whole run has succeeded: each through
+//! [`OutputFile`] (a temporary file in `DIR`), all four renamed into place only after all four
+//! were written.
+//!
+//! Points with a non-finite coordinate (a system mean that overflows) are left out, with a
+//! note naming them; axis ranges stay finite and wide enough for the tick computation to end
+//! on any finite input, up to +-f64::MAX.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +31,7 @@ use image::codecs::png::PngEncoder;
 use image::{ColorType, ImageEncoder};
 
 use crate::error::CliError;
-use crate::files::OutputFile;
+use crate::files::{Checked, OutputFile};
 
 /// Pixel size of every plot.
 const SIZE: (u32, u32) = (800, 600);
@@ -60,43 +66,106 @@ fn register_font() -> Result<(), String> {
     .clone()
 }
 
-/// Writes `system.{svg,png}` and `segment.{svg,png}` into `dir` (created when missing); returns
-/// the paths written.
+/// The files `--plot DIR` writes, in the order [`render`] returns them.
+pub const FILES: [&str; 4] = ["system.svg", "system.png", "segment.svg", "segment.png"];
+
+/// The plots drawn in memory, not yet written.
+#[derive(Debug)]
+pub struct Rendered {
+    /// Each file's name (one of [`FILES`]) and bytes.
+    pub files: Vec<(&'static str, Vec<u8>)>,
+    /// What was left out of the plots, and why.
+    pub notes: Vec<String>,
+}
+
+/// Draws `system.{svg,png}` and `segment.{svg,png}` in memory, leaving out (with a note) the
+/// points that have a non-finite coordinate.
 ///
 /// # Errors
-/// [`CliError::Io`] when the directory or a file cannot be written; [`CliError::Usage`] when a
-/// plot cannot be drawn (no finite point).
-pub fn write_plots(dir: &Path, plot: &MetaEvalPlot<'_>) -> Result<Vec<PathBuf>, CliError> {
-    std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, e))?;
+/// [`CliError::Usage`] when a plot cannot be drawn (no finite point).
+pub fn render(plot: &MetaEvalPlot<'_>) -> Result<Rendered, CliError> {
     register_font().map_err(CliError::Usage)?;
-    let mut written = Vec::new();
+    let mut notes = Vec::new();
+    let mut finite_plot = plot.clone();
+    finite_plot.systems.retain(|(name, m, h)| {
+        let keep = m.is_finite() && h.is_finite();
+        if !keep {
+            notes.push(format!(
+                "system {name:?} left out of system.svg and system.png: its mean {} is {}",
+                if m.is_finite() {
+                    "human score"
+                } else {
+                    "metric score"
+                },
+                if m.is_finite() { h } else { m }
+            ));
+        }
+        keep
+    });
+    let mut index = 0;
+    finite_plot.segments.retain(|(m, h)| {
+        index += 1;
+        let keep = m.is_finite() && h.is_finite();
+        if !keep {
+            notes.push(format!(
+                "output {index} (in system order) left out of segment.svg and segment.png: metric {m}, human {h}"
+            ));
+        }
+        keep
+    });
+    let plot = &finite_plot;
+    let mut files = Vec::new();
     for stem in ["system", "segment"] {
-        let svg_path = dir.join(format!("{stem}.svg"));
+        let svg_name = if stem == "system" { FILES[0] } else { FILES[2] };
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-            draw(stem, &area, plot).map_err(|e| draw_error(&svg_path, e))?;
-            area.present().map_err(|e| draw_error(&svg_path, e))?;
+            draw(stem, &area, plot).map_err(|e| draw_error(svg_name, e))?;
+            area.present().map_err(|e| draw_error(svg_name, e))?;
         }
-        let mut out = OutputFile::create(Some(&svg_path), &[])?;
-        out.write_all(svg.as_bytes())
-            .map_err(|e| CliError::io(&svg_path, e))?;
-        out.commit()?;
-        written.push(svg_path);
+        files.push((svg_name, svg.into_bytes()));
 
-        let png_path = dir.join(format!("{stem}.png"));
+        let png_name = if stem == "system" { FILES[1] } else { FILES[3] };
         let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
         {
             let area = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
-            draw(stem, &area, plot).map_err(|e| draw_error(&png_path, e))?;
-            area.present().map_err(|e| draw_error(&png_path, e))?;
+            draw(stem, &area, plot).map_err(|e| draw_error(png_name, e))?;
+            area.present().map_err(|e| draw_error(png_name, e))?;
         }
-        let mut out = OutputFile::create(Some(&png_path), &[])?;
-        PngEncoder::new(&mut out)
+        let mut png = Vec::new();
+        PngEncoder::new(&mut png)
             .write_image(&rgb, SIZE.0, SIZE.1, ColorType::Rgb8)
-            .map_err(|e| CliError::io(&png_path, std::io::Error::other(e)))?;
+            .map_err(|e| draw_error(png_name, e))?;
+        files.push((png_name, png));
+    }
+    Ok(Rendered { files, notes })
+}
+
+/// Writes the rendered plots into `dir` (created when missing; declared in `checked` with
+/// [`crate::files::RunFiles::plot_dir`]): every file to a temporary file first, then all
+/// renamed, so that a failure while writing leaves the earlier plots as they were. Returns the
+/// paths written.
+///
+/// # Errors
+/// [`CliError::Io`] when the directory or a file cannot be written.
+pub fn write_plots(
+    dir: &Path,
+    rendered: &Rendered,
+    checked: &Checked,
+) -> Result<Vec<PathBuf>, CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, e))?;
+    let mut pending = Vec::new();
+    for (name, bytes) in &rendered.files {
+        let path = dir.join(name);
+        let mut out = OutputFile::create(Some(&path), checked)?;
+        out.write_all(bytes).map_err(|e| CliError::io(&path, e))?;
+        out.flush().map_err(|e| CliError::io(&path, e))?;
+        pending.push((path, out));
+    }
+    let mut written = Vec::new();
+    for (path, out) in pending {
         out.commit()?;
-        written.push(png_path);
+        written.push(path);
     }
     Ok(written)
 }
@@ -113,11 +182,17 @@ fn draw<DB: DrawingBackend>(
     }
 }
 
-fn draw_error(path: &Path, e: impl std::fmt::Display) -> CliError {
-    CliError::Usage(format!("cannot draw {}: {e}", path.display()))
+fn draw_error(name: &str, e: impl std::fmt::Display) -> CliError {
+    CliError::Usage(format!("cannot draw {name}: {e}"))
 }
 
-/// Axis range of `values` with a 5% margin (a single value gets +-1).
+/// Axis range of `values` with an 8% margin on each side (a single value gets +-5% of itself,
+/// at least +-1).
+///
+/// The range is computed from halves so that it stays finite for values near +-f64::MAX
+/// (plotters' tick search never ends on an infinite span), and never narrower than a millionth
+/// of its magnitude (a span lost in rounding gives the same endless search). A span wider than
+/// f64::MAX cannot be an axis: it is cut to +-f64::MAX / 2, and the points beyond are clipped.
 fn range(values: impl Iterator<Item = f64>) -> Option<std::ops::Range<f64>> {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
@@ -127,8 +202,21 @@ fn range(values: impl Iterator<Item = f64>) -> Option<std::ops::Range<f64>> {
     if !lo.is_finite() {
         return None;
     }
-    let pad = if hi > lo { (hi - lo) * 0.08 } else { 1.0 };
-    Some(lo - pad..hi + pad)
+    let mid = lo / 2.0 + hi / 2.0;
+    let half = hi / 2.0 - lo / 2.0;
+    let pad = if half > 0.0 {
+        half * 1.16
+    } else {
+        (mid.abs() * 0.05).max(1.0)
+    };
+    let pad = pad.max(mid.abs() * 1e-6);
+    let mut start = (mid - pad).max(-f64::MAX);
+    let mut end = (mid + pad).min(f64::MAX);
+    if !(end - start).is_finite() {
+        start = start.max(-f64::MAX / 2.0);
+        end = end.min(f64::MAX / 2.0);
+    }
+    Some(start..end)
 }
 
 /// The points whose two coordinates are finite (a NaN or infinite mean cannot be drawn).
@@ -153,14 +241,43 @@ fn fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let my = points.iter().map(|p| p.1).sum::<f64>() / n;
     let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
     let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    (sxx > 0.0).then(|| {
-        let b = sxy / sxx;
-        (my - b * mx, b)
-    })
+    (sxx > 0.0)
+        .then(|| {
+            let b = sxy / sxx;
+            (my - b * mx, b)
+        })
+        // Sums of huge values overflow: no line rather than one through infinities.
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
 }
 
-/// A tick label without trailing zeros: `90`, `0.45`.
+/// The part of the line y = a + b x inside the plot's box, or None when it misses the box:
+/// plotters maps a point far outside its ranges to a pixel that overflows an `i32`.
+fn clip_line(a: f64, b: f64, xr: &Range<f64>, yr: &Range<f64>) -> Option<[(f64, f64); 2]> {
+    let (mut x0, mut x1) = (xr.start, xr.end);
+    if b != 0.0 {
+        let (ya, yb) = ((yr.start - a) / b, (yr.end - a) / b);
+        x0 = x0.max(ya.min(yb));
+        x1 = x1.min(ya.max(yb));
+    } else if !(yr.start..=yr.end).contains(&a) {
+        return None;
+    }
+    let ends = [(x0, a + b * x0), (x1, a + b * x1)];
+    let inside = |&(x, y): &(f64, f64)| {
+        // A pixel's worth of slack for rounding at the box's edges.
+        let (dx, dy) = ((xr.end - xr.start) * 1e-3, (yr.end - yr.start) * 1e-3);
+        x.is_finite()
+            && y.is_finite()
+            && (xr.start - dx..=xr.end + dx).contains(&x)
+            && (yr.start - dy..=yr.end + dy).contains(&y)
+    };
+    (x0 <= x1 && ends.iter().all(inside)).then_some(ends)
+}
+
+/// A tick label without trailing zeros: `90`, `0.45`; `1.5e12` for large or tiny values.
 fn tick(v: &f64) -> String {
+    if *v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
+        return format!("{v:.3e}").replace(".000e", "e");
+    }
     let text = format!("{v:.3}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     if text == "-0" {
@@ -224,12 +341,14 @@ fn draw_system<DB: DrawingBackend>(
         ),
     )?;
     if let Some((a, b)) = fit(&points) {
-        chart
-            .draw_series(LineSeries::new(
-                [xr.start, xr.end].map(|x| (x, a + b * x)),
-                ShapeStyle::from(&RGBColor(200, 80, 60)).stroke_width(2),
-            ))
-            .map_err(chart_error)?;
+        if let Some(ends) = clip_line(a, b, &xr, &yr) {
+            chart
+                .draw_series(LineSeries::new(
+                    ends,
+                    ShapeStyle::from(&RGBColor(200, 80, 60)).stroke_width(2),
+                ))
+                .map_err(chart_error)?;
+        }
     }
     let blue = RGBColor(40, 90, 160);
     let labels = label_offsets(&plot.systems, &xr, &yr);
@@ -329,4 +448,70 @@ fn draw_segment<DB: DrawingBackend>(
         )
         .map_err(chart_error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plot(values: &[f64]) -> MetaEvalPlot<'static> {
+        MetaEvalPlot {
+            metric: "m",
+            systems: values
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (format!("s{i}"), v, i as f64))
+                .collect(),
+            segments: values.iter().map(|&v| (v, -v)).collect(),
+            system_pearson: f64::NAN,
+            segment_pearson: 0.5,
+            segment_kendall_wmt: 0.5,
+        }
+    }
+
+    /// Each of these once ran plotters' tick search forever (an infinite or rounded-away span).
+    #[test]
+    fn extreme_finite_values_are_drawn_and_the_drawing_ends() {
+        let max = f64::MAX;
+        for values in [
+            vec![1e308, -1e308, 5.0],
+            vec![max, -max],
+            vec![max, max],
+            vec![-max],
+            vec![1e308],
+            vec![5e-324, 0.0, -5e-324],
+            vec![1e20, 1e20 + 16384.0],
+            vec![1e-310, 2e-310],
+            vec![0.0, -0.0],
+        ] {
+            let r = render(&plot(&values)).unwrap();
+            assert_eq!(r.files.len(), 4, "{values:?}");
+            assert!(r.notes.is_empty(), "{values:?}: {:?}", r.notes);
+            for v in &values {
+                let r = range(std::iter::once(*v)).unwrap();
+                assert!((r.end - r.start).is_finite() && r.end >= r.start, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn non_finite_points_are_left_out_with_a_note_naming_them() {
+        let mut p = plot(&[1.0, 2.0, 3.0]);
+        p.systems[1].1 = f64::INFINITY;
+        p.segments[2].1 = f64::NAN;
+        let r = render(&p).unwrap();
+        assert_eq!(r.notes.len(), 2, "{:?}", r.notes);
+        assert!(r.notes[0].contains("system \"s1\""), "{:?}", r.notes);
+        assert!(r.notes[1].contains("output 3"), "{:?}", r.notes);
+    }
+
+    #[test]
+    fn ranges_stay_finite_and_contain_representable_spans() {
+        let r = range([-1.0, 3.0].into_iter()).unwrap();
+        assert!(r.start < -1.0 && r.end > 3.0);
+        let r = range([1e308, -1e308].into_iter()).unwrap();
+        assert!((r.end - r.start).is_finite());
+        let r = range([7.0].into_iter()).unwrap();
+        assert_eq!((r.start, r.end), (6.0, 8.0));
+    }
 }

@@ -146,15 +146,13 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
         return Err(CliError::Usage("--chunk: must be at least 1".into()));
     }
     // Refused before a model is loaded or anything is written.
-    let inputs: Vec<&Path> = std::iter::once(args.input.as_path())
-        .chain(args.kb.as_deref())
-        .collect();
-    let mut flagged = vec![("--input", args.input.as_path())];
-    flagged.extend(args.kb.as_deref().map(|k| ("--kb", k)));
-    files::check_single_stdin(&flagged)?;
-    if let Some(output) = &args.output {
-        files::check_not_an_input(output, &inputs)?;
-    }
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .inputs("--kb", args.kb.as_deref())
+        .model("--nli", args.nli.as_deref())
+        .model("--sentiment", args.sentiment.as_deref())
+        .output("--output", args.output.as_deref())
+        .check()?;
     let (scorers, unavailable) = build_scorers(args)?;
     let mut evaluator = Evaluator::new()
         .with_quality(quality)
@@ -165,7 +163,7 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     if !args.no_extract {
         evaluator = evaluator.with_extractor(hauser_extract::RuleExtractor::new());
     }
-    let mut out = OutputFile::create(args.output.as_deref(), &inputs)?;
+    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let out_path = out.path().to_path_buf();
     let write_err = |e| CliError::io(&out_path, e);
     for (criterion, reason) in &unavailable {
