@@ -34,6 +34,7 @@ pub mod meta_eval;
 pub mod metric;
 pub mod metric_flags;
 pub mod metric_input;
+pub mod metric_output;
 pub mod metric_significance;
 pub mod narratives;
 pub mod neural_metric;

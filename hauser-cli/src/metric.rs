@@ -164,6 +164,50 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
     Ok((hyps, refs))
 }
 
+/// Refuses, before any input is read or model loaded, the options the metric named would not
+/// use: the significance options (sacreBLEU's resampling tests, which only the registry's text
+/// metrics have), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
+/// in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
+/// `--ter-case-sensitive`). The `-n` variants need their test (clap's `requires`).
+fn check_options(args: &MetricArgs) -> Result<(), CliError> {
+    let name = args.name.as_str();
+    let sig = &args.significance;
+    let paired = sig.paired_bs || sig.paired_ar;
+    if !paired && !sig.systems.is_empty() {
+        return Err(CliError::Usage(
+            "--system needs --paired-bs or --paired-ar".into(),
+        ));
+    }
+    if !TEXT_METRICS.contains(&name) {
+        let tests = [
+            ("--confidence", sig.confidence),
+            ("--paired-bs", sig.paired_bs),
+            ("--paired-ar", sig.paired_ar),
+        ];
+        if let Some((flag, _)) = tests.iter().find(|(_, given)| *given) {
+            return Err(CliError::Usage(format!(
+                "{flag} is sacreBLEU's resampling test, for the text metrics bleu, chrf, chrf++ and ter{}; {name} has none yet (its --sentence scores can be resampled outside)",
+                if *flag == "--confidence" {
+                    " (and ROUGE's bootstrap aggregate)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    if args.text.lowercase && name != "bleu" {
+        return Err(CliError::Usage(format!(
+            "--lowercase/-lc lowercases BLEU only (as sacreBLEU's command line); {name} does not read it{}",
+            match name {
+                "chrf" | "chrf++" => ": use --chrf-lowercase",
+                "ter" => ": TER ignores case unless --ter-case-sensitive",
+                _ => "",
+            }
+        )));
+    }
+    Ok(())
+}
+
 /// Runs `hauser metric`, writing to `out`.
 ///
 /// # Errors
@@ -187,6 +231,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     );
     inputs.extend(args.neural.src.iter().map(|s| ("--src", s.as_path())));
     files::check_single_stdin(&inputs)?;
+    check_options(args)?;
     let (hyps, refs) = read_texts(args)?;
     let src = match &args.neural.src {
         Some(path) => Some(read_aligned(
@@ -204,11 +249,16 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         refs: &refs,
         src: src.as_deref(),
     };
-    if neural_metric::run(&args.name, &args.neural, &texts, args.sentence, out)? {
+    let output = (args.sentence, args.format.as_str());
+    if neural_metric::run(&args.name, &args.neural, &texts, output, out)? {
         return Ok(());
     }
     if args.name == "wmd" {
-        return wmd_metric::run(args, &hyps, &refs, out);
+        let tok = wmd_metric::Tokenization {
+            tokenize: args.text.tokenize.as_deref(),
+            nltk: &args.text.nltk_tokenizer,
+        };
+        return wmd_metric::run(&args.wmd, tok, output, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
     let sig = &args.significance;
@@ -234,11 +284,6 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         );
     }
-    if !sig.systems.is_empty() {
-        return Err(CliError::Usage(
-            "--system needs --paired-bs or --paired-ar".into(),
-        ));
-    }
     if sig.confidence {
         return metric_significance::confidence(
             &args.name,
@@ -250,7 +295,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let io = |e| CliError::io("<stdout>", e);
-    let detailed = matches!(args.format.as_str(), "json" | "jsonl");
+    let detailed = crate::metric_output::detailed(&args.format);
     if args.sentence && detailed {
         let signature = metric
             .sentence_signature(hyps.len(), refs.len())

@@ -38,7 +38,7 @@ CASES: List[Any] = [
     ("chrf", {"chrf_char_order": 4, "chrf_word_order": 1, "chrf_beta": 1.0}),
     ("chrf", {"chrf_whitespace": True, "chrf_lowercase": True}),
     ("chrf", {"chrf_eps_smoothing": True}),
-    ("chrf", {"lowercase": True}),
+    ("chrf++", {"chrf_lowercase": True}),
     ("ter", {}),
     ("ter", {"ter_normalized": True, "ter_no_punct": True}),
     ("ter", {"ter_case_sensitive": True, "ter_normalized": True, "ter_asian_support": True}),

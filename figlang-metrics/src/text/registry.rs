@@ -69,7 +69,8 @@ pub struct TextMetricOptions {
     /// bleu: effective order for the corpus score (sentence scores always use it, as
     /// sacreBLEU's `sentence_score` recommends).
     pub effective_order: bool,
-    /// bleu, chrf: lowercase first.
+    /// bleu: lowercase first (sacreBLEU's `BLEU(lowercase=)`, its command line's `-lc`).
+    /// chrF reads its own [`ChrfOptions::lowercase`], as sacreBLEU's `--chrf-lowercase`.
     pub lowercase: bool,
     /// chrf, chrf++: sacreBLEU's chrF settings.
     pub chrf: ChrfOptions,
@@ -193,7 +194,7 @@ pub fn metric_by_name(
                 char_order: c.char_order.unwrap_or(base.char_order),
                 word_order: c.word_order.unwrap_or(base.word_order),
                 beta: c.beta.unwrap_or(base.beta),
-                lowercase: o.lowercase || c.lowercase,
+                lowercase: c.lowercase,
                 whitespace: c.whitespace,
                 eps_smoothing: c.eps_smoothing,
             };
@@ -331,6 +332,36 @@ mod tests {
 
     fn lines(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// `lowercase` is BLEU's (sacreBLEU's `-lc`); chrF has its own, as `--chrf-lowercase`.
+    #[test]
+    fn lowercase_is_bleus_only_and_chrf_has_its_own() {
+        let hyps = lines(&["The Cat sat on the Mat"]);
+        let refs = vec![lines(&["the cat sat on the mat"])];
+        let score = |name: &str, o: &TextMetricOptions| {
+            metric_by_name(name, o)
+                .unwrap()
+                .corpus_score(&hyps, &refs)
+                .unwrap()
+                .score
+        };
+        let lc = TextMetricOptions {
+            lowercase: true,
+            ..TextMetricOptions::default()
+        };
+        let chrf_lc = TextMetricOptions {
+            chrf: ChrfOptions {
+                lowercase: true,
+                ..ChrfOptions::default()
+            },
+            ..TextMetricOptions::default()
+        };
+        let plain = score("chrf", &TextMetricOptions::default());
+        assert!(plain < 100.0);
+        assert_eq!(score("chrf", &lc), plain);
+        assert!((score("chrf", &chrf_lc) - 100.0).abs() < 1e-9);
+        assert!((score("bleu", &lc) - 100.0).abs() < 1e-9);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod meta_eval;
 mod metric;
 mod metric_comet;
 mod metric_neural;
+mod metric_no_ignored;
 mod metric_options;
 mod metric_significance;
 mod metric_wmd;
@@ -25,6 +26,7 @@ mod newsmet;
 mod shared_data {
     mod formality_command;
     mod kb_reproduction;
+    mod metric_lowercase_formality;
     mod narratives_data;
     mod newsmet_data;
     mod reproduce_bertscore_formality;
