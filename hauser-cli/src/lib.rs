@@ -26,6 +26,7 @@ pub mod extract;
 pub mod files;
 pub mod flags;
 pub mod formality;
+pub mod formality_data;
 pub mod formality_live;
 pub mod input;
 pub mod interrupt;

@@ -6,6 +6,7 @@ mod common;
 mod embed;
 mod extract;
 mod formality;
+mod formality_files;
 /// The fuzz targets' bodies and the replay of the committed fuzz corpora.
 mod fuzz;
 mod io_layer;
