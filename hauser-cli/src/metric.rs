@@ -168,7 +168,8 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 /// use: the significance options (sacreBLEU's resampling tests, which only the registry's text
 /// metrics have), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
 /// in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
-/// `--ter-case-sensitive`). The `-n` variants need their test (clap's `requires`).
+/// `--ter-case-sensitive`), and `--sentence` with a significance test (whose records are corpus
+/// records). The `-n` variants need their test (clap's `requires`).
 fn check_options(args: &MetricArgs) -> Result<(), CliError> {
     let name = args.name.as_str();
     let sig = &args.significance;
@@ -176,6 +177,11 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
     if !paired && !sig.systems.is_empty() {
         return Err(CliError::Usage(
             "--system needs --paired-bs or --paired-ar".into(),
+        ));
+    }
+    if args.sentence && sig.wanted() {
+        return Err(CliError::Usage(
+            "--sentence: the significance tests (--confidence, --paired-bs, --paired-ar) give corpus records only; drop --sentence".into(),
         ));
     }
     if !TEXT_METRICS.contains(&name) {

@@ -168,6 +168,15 @@ fn the_n_variants_need_their_test_for_the_text_metrics_too() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}");
         assert!(stderr(&out).contains(flag), "{extra:?}: {}", stderr(&out));
     }
+    // --sentence with a test, whose records are corpus records: refused, not ignored.
+    for extra in [
+        vec!["--confidence", "--sentence"],
+        vec!["--paired-bs", "--system", &f.system, "--sentence"],
+    ] {
+        let out = metric("chrf", &f, &["--ref".into(), f.reference.clone()], &extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&out).contains("--sentence"), "{}", stderr(&out));
+    }
     // With their test they are honoured.
     let out = metric(
         "bleu",
