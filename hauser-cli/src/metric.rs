@@ -129,14 +129,19 @@ fn metric_err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
+fn unknown_metric(name: &str) -> CliError {
+    CliError::Usage(format!(
+        "unknown metric {name:?}; text metrics: {}, wmd; neural: {}",
+        TEXT_METRICS[..13].join(", "),
+        neural_metric::NAMES.join(", ")
+    ))
+}
+
 /// The text metric named on the command line.
 fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMetric>, CliError> {
     let name = args.name.as_str();
     if !TEXT_METRICS.contains(&name) {
-        return Err(CliError::Usage(format!(
-            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, bleurt, comet, perplexity, style",
-            TEXT_METRICS[..13].join(", ")
-        )));
+        return Err(unknown_metric(name));
     }
     let metric = metric_by_name(name, &args.text.options()?).map_err(metric_err)?;
     if metric.needs_references() && refs.is_empty() {
@@ -172,6 +177,9 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 /// records). The `-n` variants need their test (clap's `requires`).
 fn check_options(args: &MetricArgs) -> Result<(), CliError> {
     let name = args.name.as_str();
+    if !(TEXT_METRICS.contains(&name) || name == "wmd" || neural_metric::NAMES.contains(&name)) {
+        return Err(unknown_metric(name));
+    }
     let sig = &args.significance;
     let paired = sig.paired_bs || sig.paired_ar;
     if !paired && !sig.systems.is_empty() {
@@ -201,6 +209,16 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
             )));
         }
     }
+    if let Some((flag, readers)) = args.text.unread(name) {
+        return Err(CliError::Usage(format!(
+            "{flag} is not read by {name} (it is for {readers})"
+        )));
+    }
+    if let Some((flag, readers)) = unread_model_flag(args) {
+        return Err(CliError::Usage(format!(
+            "{flag} is not read by {name} (it is for {readers})"
+        )));
+    }
     if args.text.lowercase && name != "bleu" {
         return Err(CliError::Usage(format!(
             "--lowercase/-lc lowercases BLEU only (as sacreBLEU's command line); {name} does not read it{}",
@@ -212,6 +230,77 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// The first WMD or neural-metric flag given (a value other than its default) that the metric
+/// named does not read, with the metrics that do.
+fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> {
+    let name = args.name.as_str();
+    let (w, n) = (&args.wmd, &args.neural);
+    let neural = neural_metric::NAMES.contains(&name);
+    let flags: [(&'static str, bool, bool, &'static str); 16] = [
+        ("--vectors", w.vectors.is_some(), name == "wmd", "wmd"),
+        (
+            "--binary",
+            w.binary != wmd_metric::BinaryArg::Auto,
+            name == "wmd",
+            "wmd",
+        ),
+        (
+            "--vocab-limit",
+            w.vocab_limit.is_some(),
+            name == "wmd",
+            "wmd",
+        ),
+        ("--no-norm", w.no_norm, name == "wmd", "wmd"),
+        ("--model", n.model.is_some(), neural, "the neural metrics"),
+        (
+            "--layer",
+            n.layer.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        ("--idf", n.idf, name == "bertscore", "bertscore"),
+        (
+            "--baseline",
+            n.baseline.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        (
+            "--prefix-space",
+            n.prefix_space.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        ("--src", n.src.is_some(), name == "comet", "comet"),
+        ("--no-src", n.no_src, name == "comet", "comet"),
+        (
+            "--prepend-bos",
+            n.prepend_bos,
+            name == "perplexity",
+            "perplexity",
+        ),
+        ("--label", n.label.is_some(), name == "style", "style"),
+        ("--flip", n.flip.is_some(), name == "style", "style"),
+        (
+            "--batch-size",
+            n.batch_size != 64,
+            neural,
+            "the neural metrics",
+        ),
+        (
+            "--device/--precision",
+            n.device.device != hauser_nli::DeviceSpec::Cpu
+                || n.device.precision != hauser_nli::Precision::F32,
+            neural,
+            "the neural metrics",
+        ),
+    ];
+    flags
+        .into_iter()
+        .find(|(_, given, read, _)| *given && !*read)
+        .map(|(flag, _, _, readers)| (flag, readers))
 }
 
 /// Runs `hauser metric`, writing to `out`.

@@ -308,3 +308,77 @@ fn lowercase_options_match_sacrebleus_command_line() {
         );
     }
 }
+
+#[test]
+fn a_flag_the_metric_does_not_read_is_refused() {
+    // Before: each exited 0, the flag without effect.
+    let f = files();
+    let refs = ["--ref".to_string(), f.reference.clone()];
+    let vectors = wmd_vectors();
+    for (name, extra, flag) in [
+        ("bleu", vec!["--use-stemmer"], "--use-stemmer"),
+        ("chrf", vec!["--weights", "0.5,0.5"], "--weights"),
+        ("ter", vec!["--chrf-beta", "3"], "--chrf-beta"),
+        ("bleu", vec!["--ter-normalized"], "--ter-normalized"),
+        ("rougeL", vec!["--rouge-pretokenize"], "--rouge-pretokenize"),
+        (
+            "rougeL",
+            vec!["--nltk-tokenizer", "3.4.5"],
+            "--nltk-tokenizer",
+        ),
+        (
+            "rouge1",
+            vec!["--rouge-impl", "pltrdy", "--use-stemmer"],
+            "--use-stemmer",
+        ),
+        ("sentbleu", vec!["--smooth-value", "0.2"], "--smooth-value"),
+        ("chrf", vec!["--wordnet", "/tmp"], "--wordnet"),
+        ("bleu", vec!["--model", "x"], "--model"),
+        ("bleu", vec!["--vectors", &vectors], "--vectors"),
+        ("chrf", vec!["--device", "cuda"], "--device"),
+        ("wmd", vec!["--vectors", &vectors, "--idf"], "--idf"),
+        (
+            "wmd",
+            vec!["--vectors", &vectors, "--weights", "1"],
+            "--weights",
+        ),
+        ("bertscore", vec!["--model", "x", "--src", &f.src], "--src"),
+        (
+            "bertscore",
+            vec!["--model", "x", "--label", "formal"],
+            "--label",
+        ),
+        (
+            "perplexity",
+            vec!["--model", "x", "--use-stemmer"],
+            "--use-stemmer",
+        ),
+        (
+            "comet",
+            vec!["--model", "x", "--no-src", "--vectors", &vectors],
+            "--vectors",
+        ),
+    ] {
+        let out = metric(name, &f, &refs, &extra);
+        assert_eq!(out.status.code(), Some(2), "{name} {extra:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(flag) && err.contains("not read"),
+            "{name} {extra:?}: {err}"
+        );
+    }
+    // Read where it applies: pltrdy ROUGE reads --nltk-tokenizer with --rouge-pretokenize.
+    let out = metric(
+        "rougeL",
+        &f,
+        &refs,
+        &[
+            "--rouge-impl",
+            "pltrdy",
+            "--rouge-pretokenize",
+            "--nltk-tokenizer",
+            "3.4.5",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
