@@ -62,7 +62,8 @@ pub struct MetricArgs {
     /// Output: `plain` (the corpus JSON line with score and signature, or one number per
     /// line with --sentence), `json` (the corpus line with every statistic: BLEU counts,
     /// totals, precisions, bp, ratio, sys_len, ref_len; chrF stats; ROUGE precision, recall,
-    /// fmeasure...), `jsonl` (with --sentence: one such object per hypothesis); also -f.
+    /// fmeasure...), `jsonl` (with --sentence: one such object per hypothesis, WMD and the
+    /// neural metrics included; a non-finite value is null); also -f.
     #[arg(long, default_value = "plain", value_parser = ["plain", "text", "json", "jsonl"])]
     pub format: String,
     /// Text-metric options (sacreBLEU, rouge-score and NLTK names).

@@ -67,7 +67,8 @@ pub struct TextFlags {
     /// sacreBLEU's sentence_score).
     #[arg(long)]
     pub effective_order: bool,
-    /// bleu, chrf: lowercase first; also -lc.
+    /// bleu: lowercase first; also -lc. BLEU only, as sacreBLEU's command line: chrF takes
+    /// --chrf-lowercase, and the other metrics refuse -lc.
     #[arg(long)]
     pub lowercase: bool,
     /// Accepted for sacreBLEU compatibility: scoring tokenized text is never refused here.
