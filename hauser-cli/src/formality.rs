@@ -2,12 +2,10 @@
 //! formality-transfer meta-evaluation (Lai et al., HumEval 2022) from its released files, in
 //! one command.
 //!
-//! The data directory is the authors' `data/outputs` layout (../shared/data/formality): per
-//! system `NAME.human.txt`, `NAME.reg.pt16.txt`, `NAME.cls.pt16.txt`, `NAME.cls.xformal.txt`,
-//! `NAME.content.ref.txt` and, when released, `NAME.ppl.txt`; 80 tab-separated lines each
-//! (survey, input, output, reference, then content, style and fluency of rater 1 and rater 2,
-//! their z-scores, then the metric columns). Lines 1-40 are informal->formal, 41-80
-//! formal->informal. `REF` (the human reference) is left out of the correlations, as in the
+//! The data directory is the authors' `data/outputs` layout (../shared/data/formality), read
+//! and checked by `formality_data`: per system `NAME.human.txt`, `NAME.reg.pt16.txt`,
+//! `NAME.cls.pt16.txt`, `NAME.cls.xformal.txt`, `NAME.content.ref.txt` and, when released,
+//! `NAME.ppl.txt`. `REF` (the human reference) is left out of the correlations, as in the
 //! paper.
 //!
 //! Every correlation follows the authors' scripts (`cal_corr_*.py`, `cal_iaa.py`): the human
@@ -24,15 +22,18 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use figlang_metrics::stats::{pearson, wmt_kendall_tau};
+use figlang_metrics::stats::pearson;
 
 use crate::error::CliError;
-use crate::files;
+pub use crate::formality_data::{
+    correlate, read_dir, read_file, CorrRow, Line, Released, SystemFiles, CONTENT_COLUMNS,
+    FIRST_DIRECTION, KINDS, SEGMENTS,
+};
 use crate::formality_live::{self, LiveArgs};
 
 /// Arguments of `hauser formality`.
@@ -64,25 +65,6 @@ pub struct ReproduceArgs {
     pub live: LiveArgs,
 }
 
-/// Lines per file: 80 sources.
-pub const SEGMENTS: usize = 80;
-/// The informal->formal lines come first.
-pub const FIRST_DIRECTION: usize = 40;
-/// The released content metric columns, in file order (the last 11 columns).
-pub const CONTENT_COLUMNS: [&str; 11] = [
-    "COMET",
-    "COMET-w",
-    "BLEURT",
-    "BERTScore",
-    "METEOR",
-    "chrF",
-    "WMD",
-    "BLEU",
-    "ROUGE-1",
-    "ROUGE-2",
-    "ROUGE-L",
-];
-
 /// Values the paper (and the data's README) reports, checked by the tests:
 /// (table, row, system Pearson, segment tau).
 pub const PAPER: [(&str, &str, f64, f64); 3] = [
@@ -92,168 +74,6 @@ pub const PAPER: [(&str, &str, f64, f64); 3] = [
 ];
 /// Inter-annotator Pearson over the 640 system outputs, as the paper reports it.
 pub const PAPER_IAA: [(&str, f64); 3] = [("content", 0.85), ("style", 0.52), ("fluency", 0.66)];
-
-/// One parsed line.
-#[derive(Debug, Clone)]
-pub struct Line {
-    /// The system output (column 3).
-    pub output: String,
-    /// The reference (column 4).
-    pub reference: String,
-    /// Ratings: content, style, fluency of rater 1, then of rater 2.
-    pub ratings: [f64; 6],
-    /// The numeric columns after the first 16.
-    pub metrics: Vec<f64>,
-}
-
-impl Line {
-    /// Mean of the two raters' scores of aspect `k` (0 content, 1 style, 2 fluency).
-    pub fn human(&self, k: usize) -> f64 {
-        (self.ratings[k] + self.ratings[k + 3]) / 2.0
-    }
-}
-
-/// One correlation row of a table.
-#[derive(Debug, Clone, Serialize)]
-pub struct CorrRow {
-    /// Metric name.
-    pub metric: String,
-    /// `higher` or `lower` (is better).
-    pub direction: &'static str,
-    /// System-level Pearson.
-    pub system_pearson: f64,
-    /// Segment-level WMT tau, averaged.
-    pub segment_tau: f64,
-    /// Sources where the tau is defined.
-    pub segments: usize,
-    /// The paper's values, where it reports them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub paper: Option<[f64; 2]>,
-    /// Extra facts (live metrics: rows agreeing with the released column).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-/// The released files of one system, by kind (`human`, `reg.pt16`...).
-pub type SystemFiles = BTreeMap<String, Vec<Line>>;
-
-/// Reads one released file.
-///
-/// # Errors
-/// Unreadable files; a line without the 16 leading items or with a non-numeric score, named
-/// with file and line; a file without exactly 80 lines.
-pub fn read_file(path: &Path) -> Result<Vec<Line>, CliError> {
-    let text = files::read_to_string(path)?;
-    let bad = |line: usize, message: String| CliError::Input {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let cols: Vec<&str> = raw.trim_end_matches('\r').split('\t').collect();
-        if cols.len() < 10 {
-            return Err(bad(
-                i + 1,
-                format!("{} tab-separated columns, expected at least 10", cols.len()),
-            ));
-        }
-        let num = |k: usize| -> Result<f64, CliError> {
-            let v: f64 = cols[k].trim().parse().map_err(|_| {
-                bad(
-                    i + 1,
-                    format!("column {} is not a number: {:?}", k + 1, cols[k]),
-                )
-            })?;
-            if v.is_finite() {
-                Ok(v)
-            } else {
-                Err(bad(i + 1, format!("column {} is not finite", k + 1)))
-            }
-        };
-        let mut ratings = [0.0; 6];
-        for (k, r) in ratings.iter_mut().enumerate() {
-            *r = num(4 + k)?;
-        }
-        let metrics = (16..cols.len()).map(num).collect::<Result<Vec<_>, _>>()?;
-        out.push(Line {
-            output: cols[2].to_string(),
-            reference: cols[3].to_string(),
-            ratings,
-            metrics,
-        });
-    }
-    if out.len() != SEGMENTS {
-        return Err(bad(
-            out.len() + 1,
-            format!("{} lines, expected {SEGMENTS}", out.len()),
-        ));
-    }
-    Ok(out)
-}
-
-/// Reads every system's files in `dir`: systems are the names of `NAME.human.txt` files.
-///
-/// # Errors
-/// A missing directory or no system; any file's errors.
-pub fn read_dir(dir: &Path) -> Result<BTreeMap<String, SystemFiles>, CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| CliError::io(dir, e))?;
-    let mut names: Vec<String> = entries
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().to_string_lossy().into_owned();
-            name.strip_suffix(".human.txt").map(str::to_string)
-        })
-        .collect();
-    names.sort();
-    if names.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: no NAME.human.txt files (the authors' data/outputs layout)",
-            dir.display()
-        )));
-    }
-    let mut out = BTreeMap::new();
-    for name in names {
-        let mut kinds = SystemFiles::new();
-        for kind in [
-            "human",
-            "reg.pt16",
-            "cls.pt16",
-            "cls.xformal",
-            "content.ref",
-            "ppl",
-        ] {
-            let p = dir.join(format!("{name}.{kind}.txt"));
-            if p.is_file() {
-                kinds.insert(kind.to_string(), read_file(&p)?);
-            }
-        }
-        out.insert(name, kinds);
-    }
-    Ok(out)
-}
-
-/// System Pearson and mean segment tau of per-system (human, metric) vectors, all the same
-/// length (the segments).
-pub fn correlate(human: &[Vec<f64>], metric: &[Vec<f64>]) -> Result<(f64, f64, usize), CliError> {
-    let stats = |e: figlang_metrics::stats::StatsError| CliError::Usage(e.to_string());
-    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let hm: Vec<f64> = human.iter().map(mean).collect();
-    let mm: Vec<f64> = metric.iter().map(mean).collect();
-    let r = pearson(&hm, &mm).map_err(stats)?.statistic;
-    let n = human.first().map_or(0, Vec::len);
-    let mut taus = Vec::with_capacity(n);
-    for seg in 0..n {
-        let h: Vec<f64> = human.iter().map(|v| v[seg]).collect();
-        let m: Vec<f64> = metric.iter().map(|v| v[seg]).collect();
-        let t = wmt_kendall_tau(&h, &m).map_err(stats)?.tau;
-        // The authors' script skips a source whose outputs all tie on the human score.
-        if t.is_finite() {
-            taus.push(t);
-        }
-    }
-    let tau = taus.iter().sum::<f64>() / taus.len().max(1) as f64;
-    Ok((r, if taus.is_empty() { f64::NAN } else { tau }, taus.len()))
-}
 
 /// Per-system human scores and metric values, in the same order.
 type Paired = (Vec<Vec<f64>>, Vec<Vec<f64>>);
@@ -333,7 +153,11 @@ pub struct Report {
 /// # Errors
 /// Unreadable or malformed files; live metric failures.
 pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
-    let data = read_dir(&args.data)?;
+    formality_live::check(&args.live)?;
+    let Released {
+        systems: data,
+        ignored,
+    } = read_dir(&args.data)?;
     let names: Vec<String> = systems(&data).into_iter().cloned().collect();
     if names.len() < 3 {
         return Err(CliError::Usage(format!(
@@ -343,6 +167,17 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
         )));
     }
     let mut notes = Vec::new();
+    if !ignored.is_empty() {
+        notes.push(format!(
+            "not read (not NAME.KIND.txt files): {}",
+            ignored.join(", ")
+        ));
+    }
+    if data.values().any(|f| f.contains_key("content.src")) {
+        notes.push(
+            "NAME.content.src.txt files were checked but are not correlated (the tables use the scores against the reference, content.ref)".into(),
+        );
+    }
     let mut style = Vec::new();
     for kind in ["reg.pt16", "cls.pt16", "cls.xformal"] {
         let flip = kind.starts_with("cls.");
@@ -357,22 +192,23 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
         };
         match columns(&data, kind, 1, 0..SEGMENTS, metric) {
             Some(c) => style.push(row(kind, "higher", c, paper)?),
-            None => notes.push(format!("style {kind}: not every system has {kind} scores")),
+            None => notes.push(format!(
+                "style {kind}: the released files have no NAME.{kind}.txt scores"
+            )),
         }
     }
     let mut content = Vec::new();
     for (k, name) in CONTENT_COLUMNS.iter().enumerate() {
-        let metric = |_: usize, l: &Line| {
-            let n = l.metrics.len();
-            (n >= CONTENT_COLUMNS.len()).then(|| l.metrics[n - CONTENT_COLUMNS.len() + k])
-        };
+        // read_dir checked that every content.ref line has the 11 columns.
+        let metric = |_: usize, l: &Line| l.metrics.get(k).copied();
         match columns(&data, "content.ref", 0, 0..SEGMENTS, metric) {
             Some(c) => {
                 let dir = if *name == "WMD" { "lower" } else { "higher" };
                 content.push(row(name, dir, c, None)?);
             }
             None => {
-                notes.push("content: not every system has content.ref scores (11 columns)".into());
+                notes
+                    .push("content: the released files have no NAME.content.ref.txt scores".into());
                 break;
             }
         }

@@ -9,21 +9,25 @@
 //! | BLEU | NLTK sentence BLEU, method1, on NLTK 3.4.5 `word_tokenize` tokens |
 //! | ROUGE-1/2/L | `rouge` 0.3.2 F on NLTK 3.4.5 tokens |
 //! | METEOR | NLTK 3.4.5's METEOR (needs WordNet 3.0: `--wordnet`) |
-//! | BERTScore | F1 with `--bertscore-model` (and `--bertscore-baseline` for the paper's rescaling) |
+//! | BERTScore | F1 with `--bertscore-model` (and `--bertscore-baseline` for the paper's rescaling), at `--bertscore-layer` (default: bert_score's for the model id), on `--device` in `--precision` |
+//!
+//! It reads the data through `formality_data`, and `formality` (the command) reads it: the
+//! dependency goes one way.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use figlang_metrics::neural::{default_layer, Baseline, BertScore, BertScoreOptions};
+use figlang_metrics::neural::{default_layer, BertScoreOptions};
 use figlang_metrics::text::tokenize::NltkTokenizer;
 use figlang_metrics::text::{metric_by_name, TextMetricOptions};
-use hauser_nli::{Embedder, LoadOptions, ModelSource};
+use hauser_nli::{DeviceSpec, Precision};
 
 use crate::error::CliError;
-use crate::files;
-use crate::formality::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+use crate::flags::{self, DeviceArgs};
+use crate::formality_data::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+use crate::neural_metric::load_bertscore;
 
 /// A live value agrees with a released one within this (the columns carry 4 decimals).
 pub const AGREE: f64 = 1e-4;
@@ -39,8 +43,51 @@ pub struct LiveArgs {
     #[arg(long, value_name = "MODEL")]
     pub bertscore_model: Option<String>,
     /// BERTScore baseline file for rescaling (bert_score's LAYER,P,R,F rows), as the paper.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "bertscore_model")]
     pub bertscore_baseline: Option<PathBuf>,
+    /// BERTScore hidden-state layer (0 = embeddings, negative counts from the end, as
+    /// `hauser metric bertscore --layer`); default: bert_score's layer for the model id, which
+    /// a local directory needs this flag for.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = flags::layer, requires = "bertscore_model")]
+    pub bertscore_layer: Option<isize>,
+    /// BERTScore: inputs per forward pass.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = flags::batch_size, requires = "bertscore_model")]
+    pub bertscore_batch_size: usize,
+    /// Device and precision of the BERTScore model (used with --bertscore-model only).
+    #[command(flatten)]
+    pub device: DeviceArgs,
+}
+
+/// Refuses, before any file is read, the model settings given without `--bertscore-model`
+/// (which nothing would use), and a BERTScore model without a known default layer when no
+/// `--bertscore-layer` is given.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag.
+pub fn check(args: &LiveArgs) -> Result<(), CliError> {
+    match &args.bertscore_model {
+        None => {
+            if args.device.device != DeviceSpec::Cpu {
+                return Err(CliError::Usage(
+                    "--device applies to the BERTScore model: give --bertscore-model".into(),
+                ));
+            }
+            if args.device.precision != Precision::F32 {
+                return Err(CliError::Usage(
+                    "--precision applies to the BERTScore model: give --bertscore-model".into(),
+                ));
+            }
+        }
+        Some(spec) => {
+            let id = spec.split('@').next().unwrap_or(spec);
+            if args.bertscore_layer.is_none() && default_layer(id).is_none() {
+                return Err(CliError::Usage(format!(
+                    "no default BERTScore layer is known for {id:?} (bert_score knows hub ids such as roberta-large); give --bertscore-layer N"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 type Scorer = Box<dyn Fn(&[String], &[String]) -> Result<Vec<f64>, CliError>>;
@@ -55,29 +102,14 @@ fn text_scorer(name: &'static str, options: TextMetricOptions) -> Result<Scorer,
 }
 
 fn bertscore_scorer(args: &LiveArgs, spec: &str) -> Result<Scorer, CliError> {
-    let id = spec.split('@').next().unwrap_or(spec).to_string();
-    let embedder = Embedder::load(&ModelSource::parse(spec), &LoadOptions::default())?;
-    let layer = default_layer(&id);
-    let baseline = match &args.bertscore_baseline {
-        Some(path) => {
-            let l = layer.ok_or_else(|| {
-                CliError::Usage(format!(
-                    "no default BERTScore layer for {id}; use a known model id"
-                ))
-            })?;
-            let text = files::read_to_string(path)?;
-            let b = Baseline::parse(&text, l)
-                .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
-            Some((path.display().to_string(), b))
-        }
-        None => None,
-    };
-    let options = BertScoreOptions {
-        layer,
-        baseline,
-        ..BertScoreOptions::default()
-    };
-    let metric = BertScore::new(embedder, &id, options)?;
+    let opts = args.device.load_options(args.bertscore_batch_size);
+    let metric = load_bertscore(
+        spec,
+        &opts,
+        args.bertscore_layer,
+        args.bertscore_baseline.as_deref(),
+        BertScoreOptions::default(),
+    )?;
     Ok(Box::new(move |hyps, refs| {
         let c: Vec<&str> = hyps.iter().map(String::as_str).collect();
         let r: Vec<Vec<&str>> = refs.iter().map(|x| vec![x.as_str()]).collect();
@@ -146,11 +178,11 @@ pub fn rows(
             let hyps: Vec<String> = lines.iter().map(|l| l.output.clone()).collect();
             let refs: Vec<String> = lines.iter().map(|l| l.reference.clone()).collect();
             let scores = scorer(&hyps, &refs)?;
+            // formality_data checked that every content.ref line has the 11 columns.
             for (l, s) in lines.iter().zip(&scores) {
-                let n = l.metrics.len();
-                if n >= CONTENT_COLUMNS.len() {
+                if let Some(released) = l.metrics.get(k) {
                     total += 1;
-                    if (l.metrics[n - CONTENT_COLUMNS.len() + k] - s).abs() <= AGREE {
+                    if (released - s).abs() <= AGREE {
                         agree += 1;
                     }
                 }

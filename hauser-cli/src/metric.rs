@@ -62,7 +62,8 @@ pub struct MetricArgs {
     /// Output: `plain` (the corpus JSON line with score and signature, or one number per
     /// line with --sentence), `json` (the corpus line with every statistic: BLEU counts,
     /// totals, precisions, bp, ratio, sys_len, ref_len; chrF stats; ROUGE precision, recall,
-    /// fmeasure...), `jsonl` (with --sentence: one such object per hypothesis); also -f.
+    /// fmeasure...), `jsonl` (with --sentence: one such object per hypothesis, WMD and the
+    /// neural metrics included; a non-finite value is null); also -f.
     #[arg(long, default_value = "plain", value_parser = ["plain", "text", "json", "jsonl"])]
     pub format: String,
     /// Text-metric options (sacreBLEU, rouge-score and NLTK names).
@@ -129,14 +130,19 @@ fn metric_err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
+fn unknown_metric(name: &str) -> CliError {
+    CliError::Usage(format!(
+        "unknown metric {name:?}; text metrics: {}, wmd; neural: {}",
+        TEXT_METRICS[..13].join(", "),
+        neural_metric::NAMES.join(", ")
+    ))
+}
+
 /// The text metric named on the command line.
 fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMetric>, CliError> {
     let name = args.name.as_str();
     if !TEXT_METRICS.contains(&name) {
-        return Err(CliError::Usage(format!(
-            "unknown metric {name:?}; text metrics: {}, wmd; neural: bertscore, bleurt, comet, perplexity, style",
-            TEXT_METRICS[..13].join(", ")
-        )));
+        return Err(unknown_metric(name));
     }
     let metric = metric_by_name(name, &args.text.options()?).map_err(metric_err)?;
     if metric.needs_references() && refs.is_empty() {
@@ -164,11 +170,146 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
     Ok((hyps, refs))
 }
 
+/// Refuses, before any input is read or model loaded, the options the metric named would not
+/// use: the significance options (sacreBLEU's resampling tests, which only the registry's text
+/// metrics have), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
+/// in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
+/// `--ter-case-sensitive`), and `--sentence` with a significance test (whose records are corpus
+/// records). The `-n` variants need their test (clap's `requires`).
+fn check_options(args: &MetricArgs) -> Result<(), CliError> {
+    let name = args.name.as_str();
+    if !(TEXT_METRICS.contains(&name) || name == "wmd" || neural_metric::NAMES.contains(&name)) {
+        return Err(unknown_metric(name));
+    }
+    let sig = &args.significance;
+    let paired = sig.paired_bs || sig.paired_ar;
+    if !paired && !sig.systems.is_empty() {
+        return Err(CliError::Usage(
+            "--system needs --paired-bs or --paired-ar".into(),
+        ));
+    }
+    if args.sentence && sig.wanted() {
+        return Err(CliError::Usage(
+            "--sentence: the significance tests (--confidence, --paired-bs, --paired-ar) give corpus records only; drop --sentence".into(),
+        ));
+    }
+    if !TEXT_METRICS.contains(&name) {
+        let tests = [
+            ("--confidence", sig.confidence),
+            ("--paired-bs", sig.paired_bs),
+            ("--paired-ar", sig.paired_ar),
+        ];
+        if let Some((flag, _)) = tests.iter().find(|(_, given)| *given) {
+            return Err(CliError::Usage(format!(
+                "{flag} is sacreBLEU's resampling test, for the text metrics bleu, chrf, chrf++ and ter{}; {name} has none yet (its --sentence scores can be resampled outside)",
+                if *flag == "--confidence" {
+                    " (and ROUGE's bootstrap aggregate)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    if let Some((flag, readers)) = args.text.unread(name) {
+        return Err(CliError::Usage(format!(
+            "{flag} is not read by {name} (it is for {readers})"
+        )));
+    }
+    if let Some((flag, readers)) = unread_model_flag(args) {
+        return Err(CliError::Usage(format!(
+            "{flag} is not read by {name} (it is for {readers})"
+        )));
+    }
+    if args.text.lowercase && name != "bleu" {
+        return Err(CliError::Usage(format!(
+            "--lowercase/-lc lowercases BLEU only (as sacreBLEU's command line); {name} does not read it{}",
+            match name {
+                "chrf" | "chrf++" => ": use --chrf-lowercase",
+                "ter" => ": TER ignores case unless --ter-case-sensitive",
+                _ => "",
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// The first WMD or neural-metric flag given (a value other than its default) that the metric
+/// named does not read, with the metrics that do.
+fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> {
+    let name = args.name.as_str();
+    let (w, n) = (&args.wmd, &args.neural);
+    let neural = neural_metric::NAMES.contains(&name);
+    let flags: [(&'static str, bool, bool, &'static str); 16] = [
+        ("--vectors", w.vectors.is_some(), name == "wmd", "wmd"),
+        (
+            "--binary",
+            w.binary != wmd_metric::BinaryArg::Auto,
+            name == "wmd",
+            "wmd",
+        ),
+        (
+            "--vocab-limit",
+            w.vocab_limit.is_some(),
+            name == "wmd",
+            "wmd",
+        ),
+        ("--no-norm", w.no_norm, name == "wmd", "wmd"),
+        ("--model", n.model.is_some(), neural, "the neural metrics"),
+        (
+            "--layer",
+            n.layer.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        ("--idf", n.idf, name == "bertscore", "bertscore"),
+        (
+            "--baseline",
+            n.baseline.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        (
+            "--prefix-space",
+            n.prefix_space.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        ("--src", n.src.is_some(), name == "comet", "comet"),
+        ("--no-src", n.no_src, name == "comet", "comet"),
+        (
+            "--prepend-bos",
+            n.prepend_bos,
+            name == "perplexity",
+            "perplexity",
+        ),
+        ("--label", n.label.is_some(), name == "style", "style"),
+        ("--flip", n.flip.is_some(), name == "style", "style"),
+        (
+            "--batch-size",
+            n.batch_size != 64,
+            neural,
+            "the neural metrics",
+        ),
+        (
+            "--device/--precision",
+            n.device.device != hauser_nli::DeviceSpec::Cpu
+                || n.device.precision != hauser_nli::Precision::F32,
+            neural,
+            "the neural metrics",
+        ),
+    ];
+    flags
+        .into_iter()
+        .find(|(_, given, read, _)| *given && !*read)
+        .map(|(flag, _, _, readers)| (flag, readers))
+}
+
 /// Runs `hauser metric`, writing to `out`.
 ///
 /// # Errors
 /// Unreadable or malformed inputs, mismatched line counts, bad options, metric failures.
 pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    check_options(args)?;
     files::RunFiles::new()
         .inputs("--hyp", &args.hyp)
         .inputs("--input", &args.input)
@@ -201,11 +342,16 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         refs: &refs,
         src: src.as_deref(),
     };
-    if neural_metric::run(&args.name, &args.neural, &texts, args.sentence, out)? {
+    let output = (args.sentence, args.format.as_str());
+    if neural_metric::run(&args.name, &args.neural, &texts, output, out)? {
         return Ok(());
     }
     if args.name == "wmd" {
-        return wmd_metric::run(args, &hyps, &refs, out);
+        let tok = wmd_metric::Tokenization {
+            tokenize: args.text.tokenize.as_deref(),
+            nltk: &args.text.nltk_tokenizer,
+        };
+        return wmd_metric::run(&args.wmd, tok, output, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
     let sig = &args.significance;
@@ -231,11 +377,6 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         );
     }
-    if !sig.systems.is_empty() {
-        return Err(CliError::Usage(
-            "--system needs --paired-bs or --paired-ar".into(),
-        ));
-    }
     if sig.confidence {
         return metric_significance::confidence(
             &args.name,
@@ -247,7 +388,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let io = |e| CliError::io("<stdout>", e);
-    let detailed = matches!(args.format.as_str(), "json" | "jsonl");
+    let detailed = crate::metric_output::detailed(&args.format);
     if args.sentence && detailed {
         let signature = metric
             .sentence_signature(hyps.len(), refs.len())

@@ -42,6 +42,9 @@ pub fn expand_sacre_abbreviations(args: Vec<OsString>) -> Vec<OsString> {
         .collect()
 }
 
+/// METEOR's WordNet directory when `--wordnet` is not given (Debian's wordnet-base).
+pub const DEFAULT_WORDNET: &str = "/usr/share/wordnet";
+
 /// The text metrics' options of `hauser metric`.
 #[derive(Debug, Clone, Args)]
 pub struct TextFlags {
@@ -64,7 +67,8 @@ pub struct TextFlags {
     /// sacreBLEU's sentence_score).
     #[arg(long)]
     pub effective_order: bool,
-    /// bleu, chrf: lowercase first; also -lc.
+    /// bleu: lowercase first; also -lc. BLEU only, as sacreBLEU's command line: chrF takes
+    /// --chrf-lowercase, and the other metrics refuse -lc.
     #[arg(long)]
     pub lowercase: bool,
     /// Accepted for sacreBLEU compatibility: scoring tokenized text is never refused here.
@@ -130,11 +134,61 @@ pub struct TextFlags {
     #[arg(long)]
     pub rouge_pretokenize: bool,
     /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
-    #[arg(long, value_name = "DIR", default_value = "/usr/share/wordnet")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_WORDNET)]
     pub wordnet: std::path::PathBuf,
 }
 
 impl TextFlags {
+    /// The first text-metric flag given (with a value other than its default) that metric
+    /// `name` does not read, with the metrics that do: such a flag would change nothing, so
+    /// `hauser metric` refuses it rather than ignore it. `--lowercase` is checked by the caller,
+    /// with its own hints.
+    pub fn unread(&self, name: &str) -> Option<(&'static str, &'static str)> {
+        let rouge = matches!(name, "rouge1" | "rouge2" | "rougeL" | "rougeLsum");
+        let google = rouge && self.rouge_impl == "rouge-score";
+        let pltrdy = rouge && !google;
+        let chrf = matches!(name, "chrf" | "chrf++");
+        let nltk_bleu = matches!(name, "sentbleu" | "selfbleu");
+        let bleu = name == "bleu";
+        let nltk = nltk_bleu
+            || matches!(
+                name,
+                "meteor" | "distinct1" | "distinct2" | "distinct3" | "wmd"
+            )
+            || (pltrdy && self.rouge_pretokenize);
+        let flags: [(&'static str, bool, bool, &'static str); 25] = [
+            ("--tokenize", self.tokenize.is_some(), bleu || name == "wmd", "bleu, wmd"),
+            ("--smooth-method", self.smooth.is_some(), bleu || nltk_bleu, "bleu, sentbleu, selfbleu"),
+            ("--smooth-value", self.smooth_value.is_some(), bleu, "bleu"),
+            ("--max-ngram-order", self.max_ngram_order.is_some(), bleu, "bleu"),
+            ("--effective-order", self.effective_order, bleu, "bleu"),
+            ("--force", self.force, bleu, "bleu"),
+            ("--chrf-char-order", self.chrf_char_order.is_some(), chrf, "chrf, chrf++"),
+            ("--chrf-word-order", self.chrf_word_order.is_some(), chrf, "chrf, chrf++"),
+            ("--chrf-beta", self.chrf_beta.is_some(), chrf, "chrf, chrf++"),
+            ("--chrf-whitespace", self.chrf_whitespace, chrf, "chrf, chrf++"),
+            ("--chrf-lowercase", self.chrf_lowercase, chrf, "chrf, chrf++"),
+            ("--chrf-eps-smoothing", self.chrf_eps_smoothing, chrf, "chrf, chrf++"),
+            ("--ter-case-sensitive", self.ter_case_sensitive, name == "ter", "ter"),
+            ("--ter-asian-support", self.ter_asian_support, name == "ter", "ter"),
+            ("--ter-no-punct", self.ter_no_punct, name == "ter", "ter"),
+            ("--ter-normalized", self.ter_normalized, name == "ter", "ter"),
+            ("--weights", self.weights.is_some(), nltk_bleu, "sentbleu, selfbleu"),
+            ("--auto-reweigh", self.auto_reweigh, nltk_bleu, "sentbleu, selfbleu"),
+            ("--corpus", self.corpus, name == "sentbleu", "sentbleu"),
+            ("--use-stemmer", self.use_stemmer, google, "rouge1/2/L/Lsum with --rouge-impl rouge-score"),
+            ("--split-summaries", self.split_summaries, google && name == "rougeLsum", "rougeLsum with --rouge-impl rouge-score"),
+            ("--nltk-tokenizer", self.nltk_tokenizer != "current", nltk, "sentbleu, selfbleu, meteor, distinct1/2/3, wmd, and ROUGE with --rouge-impl pltrdy* --rouge-pretokenize"),
+            ("--rouge-impl", self.rouge_impl != "rouge-score", rouge, "rouge1/2/L/Lsum"),
+            ("--rouge-pretokenize", self.rouge_pretokenize, pltrdy, "rouge1/2/L/Lsum with --rouge-impl pltrdy or pltrdy-0.3.2"),
+            ("--wordnet", self.wordnet.as_os_str() != DEFAULT_WORDNET, name == "meteor", "meteor"),
+        ];
+        flags
+            .into_iter()
+            .find(|(_, given, read, _)| *given && !*read)
+            .map(|(flag, _, _, readers)| (flag, readers))
+    }
+
     /// The library's options.
     ///
     /// # Errors

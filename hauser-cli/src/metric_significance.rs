@@ -25,21 +25,21 @@ pub struct SignificanceFlags {
     #[arg(long, conflicts_with_all = ["paired_bs", "paired_ar"])]
     pub confidence: bool,
     /// Bootstrap samples of --confidence.
-    #[arg(long, default_value_t = 1000, value_parser = samples)]
+    #[arg(long, default_value_t = 1000, value_parser = samples, requires = "confidence", conflicts_with_all = ["paired_bs", "paired_ar"])]
     pub confidence_n: usize,
     /// Paired bootstrap resampling of every --system against --hyp (the baseline), as
     /// sacreBLEU's `--paired-bs` (bleu, chrf, ter).
     #[arg(long, conflicts_with = "paired_ar", requires = "systems")]
     pub paired_bs: bool,
     /// Resamples of --paired-bs.
-    #[arg(long, default_value_t = 1000, value_parser = samples)]
+    #[arg(long, default_value_t = 1000, value_parser = samples, requires = "paired_bs", conflicts_with_all = ["confidence", "paired_ar"])]
     pub paired_bs_n: usize,
     /// Paired approximate randomization of every --system against --hyp, as sacreBLEU's
     /// `--paired-ar` (bleu, chrf, ter).
     #[arg(long, requires = "systems")]
     pub paired_ar: bool,
     /// Trials of --paired-ar.
-    #[arg(long, default_value_t = 10000, value_parser = samples)]
+    #[arg(long, default_value_t = 10000, value_parser = samples, requires = "paired_ar", conflicts_with_all = ["confidence", "paired_bs"])]
     pub paired_ar_n: usize,
     /// A system compared with the baseline --hyp, line-aligned with it; repeat for several.
     #[arg(long = "system", value_name = "FILE")]

@@ -3,7 +3,8 @@
 //!
 //! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
 //! subcommand; this module loads the model, scores, and prints either one number per line
-//! (`--sentence`) or one JSON object with the system score and the signature.
+//! (`--sentence`; `--format jsonl`: one object per line with the signature) or one JSON object
+//! with the system score and the signature (`crate::metric_output`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use figlang_metrics::neural::{
 use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
 use crate::error::CliError;
+use crate::metric_output::{self, Scored};
 use crate::{files, flags};
 
 /// Options of the neural metrics.
@@ -213,8 +215,11 @@ fn comet(
     Ok((scores, mean, metric.signature()))
 }
 
-/// Runs a neural metric on line-aligned texts. Returns `false` when `name` is not a neural
-/// metric.
+/// The names of the neural metrics.
+pub const NAMES: [&str; 5] = ["bertscore", "bleurt", "comet", "perplexity", "style"];
+
+/// Runs a neural metric on line-aligned texts, writing as `sentence` and `format` ask
+/// ([`metric_output::write`]). Returns `false` when `name` is not a neural metric.
 ///
 /// # Errors
 /// Missing options, model loading or inference failures, an unwritable output.
@@ -222,11 +227,12 @@ pub fn run(
     name: &str,
     args: &NeuralMetricArgs,
     texts: &Texts<'_>,
-    sentence: bool,
+    (sentence, format): (bool, &str),
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
     let (hyps, refs) = (texts.hyps, texts.refs);
     let opts = load_options(args);
+    let mut details = Vec::new();
     let (scores, system, signature, extra) = match name {
         "bertscore" => {
             let spec = args.model.as_deref().ok_or_else(|| {
@@ -253,6 +259,16 @@ pub fn run(
                 "f1": mean(|p| p.f1),
             });
             let f1 = mean(|p| p.f1);
+            details = s
+                .iter()
+                .map(|p| {
+                    let mut d = serde_json::Map::new();
+                    d.insert("precision".into(), json!(p.precision));
+                    d.insert("recall".into(), json!(p.recall));
+                    d.insert("f1".into(), json!(p.f1));
+                    d
+                })
+                .collect();
             (
                 s.iter().map(|p| p.f1).collect::<Vec<_>>(),
                 f1,
@@ -340,19 +356,18 @@ pub fn run(
         }
         _ => return Ok(false),
     };
-    let werr = |e| CliError::io("-", e);
-    if sentence {
-        for s in scores {
-            writeln!(out, "{s}").map_err(werr)?;
-        }
-    } else {
-        let mut v = json!({"metric": name, "score": system, "n": hyps.len()});
-        if let (Some(obj), Some(more)) = (v.as_object_mut(), extra.as_object()) {
-            obj.extend(more.clone());
-            obj.insert("signature".into(), json!(signature.to_string()));
-        }
-        writeln!(out, "{v}").map_err(werr)?;
+    let mut corpus = json!({"metric": name, "score": system, "n": hyps.len()});
+    if let (Some(obj), Some(more)) = (corpus.as_object_mut(), extra.as_object()) {
+        obj.extend(more.clone());
+        obj.insert("signature".into(), json!(signature.to_string()));
     }
+    let scored = Scored {
+        scores,
+        details,
+        corpus,
+        signature: signature.to_string(),
+    };
+    metric_output::write(&scored, sentence, format, out)?;
     Ok(true)
 }
 

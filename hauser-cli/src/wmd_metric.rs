@@ -3,9 +3,13 @@
 //! (NLTK `word_tokenize` tokens, unit-normalised word2vec vectors).
 //!
 //! With `--sentence`: one distance per hypothesis line, `inf` where a side has no word with a
-//! vector (as gensim). Without: one JSON line with the mean distance (`null` when a line is
-//! `inf`, since the mean is then infinite and JSON has no infinity), the mean over the finite
+//! vector (as gensim); `--format jsonl`: one object per line, `null` for a non-finite distance
+//! (`crate::metric_output`). Without: one JSON line with the mean distance (`null` when a line
+//! is `inf`, since the mean is then infinite and JSON has no infinity), the mean over the finite
 //! lines, the count of infinite ones, and the signature. Lower is better.
+//!
+//! The module reads only its own flags and the two tokenizer flags it shares with the text
+//! metrics, so that `metric` depends on it and not the other way round.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +21,7 @@ use serde_json::json;
 use figlang_metrics::wmd::{detect_format, VectorFormat, Wmd, WmdTokenizer, WordVectors};
 
 use crate::error::CliError;
-use crate::metric::MetricArgs;
+use crate::metric_output::{self, Scored};
 
 /// Whether a vector file is binary (gensim's `binary`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,19 +64,27 @@ fn vector_format(path: &Path, binary: BinaryArg) -> Result<VectorFormat, CliErro
     })
 }
 
+/// The flags of `hauser metric` that WMD reads besides its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Tokenization<'a> {
+    /// `--tokenize`: `nltk` (the default) or `none`.
+    pub tokenize: Option<&'a str>,
+    /// `--nltk-tokenizer`: the NLTK release of `word_tokenize`.
+    pub nltk: &'a str,
+}
+
 /// Builds the scorer from the command line, loading the vectors.
 ///
 /// # Errors
 /// [`CliError::Usage`] without `--vectors` or with an unknown `--tokenize`; the vector file's
 /// errors otherwise.
-pub fn scorer(args: &MetricArgs) -> Result<Wmd, CliError> {
-    let path = args.wmd.vectors.as_deref().ok_or_else(|| {
+pub fn scorer(args: &WmdArgs, tok: Tokenization<'_>) -> Result<Wmd, CliError> {
+    let path = args.vectors.as_deref().ok_or_else(|| {
         CliError::Usage("wmd needs --vectors FILE (word2vec binary or text, or GloVe)".into())
     })?;
-    let tokenizer = match args.text.tokenize.as_deref() {
+    let tokenizer = match tok.tokenize {
         None | Some("nltk") => WmdTokenizer::Nltk(
-            args.text
-                .nltk_tokenizer
+            tok.nltk
                 .parse()
                 .map_err(|e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string()))?,
         ),
@@ -89,8 +101,8 @@ pub fn scorer(args: &MetricArgs) -> Result<Wmd, CliError> {
                 .into(),
         ));
     }
-    let format = vector_format(path, args.wmd.binary)?;
-    let vectors = WordVectors::load(path, Some(format), args.wmd.vocab_limit)
+    let format = vector_format(path, args.binary)?;
+    let vectors = WordVectors::load(path, Some(format), args.vocab_limit)
         .map_err(|e| CliError::Usage(format!("cannot read the word vectors: {e}")))?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -100,25 +112,18 @@ pub fn scorer(args: &MetricArgs) -> Result<Wmd, CliError> {
         vectors: Arc::new(vectors),
         vectors_name: name,
         tokenizer,
-        norm: !args.wmd.no_norm,
+        norm: !args.no_norm,
     })
 }
 
-/// Python's spelling of a float: `inf`, `nan`, or Rust's shortest round-trip digits.
-fn python_float(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else {
-        x.to_string()
-    }
-}
-
-/// Runs `hauser metric wmd` on read lines, writing to `out`.
+/// Runs `hauser metric wmd` on read lines, writing to `out` as `sentence` and `format` ask.
 ///
 /// # Errors
 /// As [`scorer`]; reference lists that are not line-aligned.
 pub fn run(
-    args: &MetricArgs,
+    args: &WmdArgs,
+    tok: Tokenization<'_>,
+    (sentence, format): (bool, &str),
     hyps: &[String],
     refs: &[Vec<String>],
     out: &mut dyn Write,
@@ -126,31 +131,30 @@ pub fn run(
     if refs.is_empty() {
         return Err(CliError::Usage("wmd needs at least one --ref file".into()));
     }
-    let wmd = scorer(args)?;
+    let wmd = scorer(args, tok)?;
     let scores = wmd
         .sentence_scores(hyps, refs)
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    let io = |e| CliError::io("<stdout>", e);
-    if args.sentence {
-        for s in &scores {
-            writeln!(out, "{}", python_float(*s)).map_err(io)?;
-        }
-        return Ok(());
-    }
     let finite: Vec<f64> = scores.iter().copied().filter(|s| s.is_finite()).collect();
     let n_inf = scores.iter().filter(|s| s.is_infinite()).count();
     let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
     let mean_finite =
         (!finite.is_empty()).then(|| finite.iter().sum::<f64>() / finite.len() as f64);
-    let line = json!({
+    let signature = wmd.signature(refs.len()).to_string();
+    let corpus = json!({
         "metric": "wmd",
         "score": mean.is_finite().then_some(mean),
         "mean_finite": mean_finite,
         "n_inf": n_inf,
         "n": hyps.len(),
         "direction": "lower is better",
-        "signature": wmd.signature(refs.len()).to_string(),
+        "signature": signature,
     });
-    writeln!(out, "{line}").map_err(io)?;
-    Ok(())
+    let scored = Scored {
+        scores,
+        details: Vec::new(),
+        corpus,
+        signature,
+    };
+    metric_output::write(&scored, sentence, format, out)
 }

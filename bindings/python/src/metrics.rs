@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyTuple};
 use rayon::prelude::*;
@@ -231,6 +231,18 @@ impl PyTextMetric {
     #[new]
     #[pyo3(signature = (name, **options))]
     fn new(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        // `lowercase` is BLEU's option, as sacreBLEU's `-lc` (the CLI refuses `chrf -lc` too):
+        // silently leaving chrF cased would be an ignored option.
+        if name != "bleu" && opt::<bool>(options, "lowercase")?.unwrap_or(false) {
+            return Err(PyValueError::new_err(format!(
+                "lowercase is BLEU's option (sacreBLEU's -lc); {name} does not read it{}",
+                if name.starts_with("chrf") {
+                    ": use chrf_lowercase"
+                } else {
+                    ""
+                }
+            )));
+        }
         let opts = self::options(options)?;
         let metric = metric_by_name(name, &opts).map_err(errors::metric)?;
         Ok(Self {

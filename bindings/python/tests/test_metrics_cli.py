@@ -38,7 +38,7 @@ CASES: List[Any] = [
     ("chrf", {"chrf_char_order": 4, "chrf_word_order": 1, "chrf_beta": 1.0}),
     ("chrf", {"chrf_whitespace": True, "chrf_lowercase": True}),
     ("chrf", {"chrf_eps_smoothing": True}),
-    ("chrf", {"lowercase": True}),
+    ("chrf++", {"chrf_lowercase": True}),
     ("ter", {}),
     ("ter", {"ter_normalized": True, "ter_no_punct": True}),
     ("ter", {"ter_case_sensitive": True, "ter_normalized": True, "ter_asian_support": True}),
@@ -231,6 +231,16 @@ def test_named_functions_match_the_cli(cli, single, multi, tmp_path):
     one = M.sentence_bleu(h[0], [s[0] for s in streams])
     fm = Files(tmp_path, h, streams)
     assert close(float(one), cli.floats(["metric", "sentbleu", *fm.args, "--sentence"])[0])
+
+
+def test_lowercase_is_bleus_option_as_in_the_cli():
+    # `lowercase` is sacreBLEU's -lc, read by BLEU only: another metric refuses it (as
+    # `hauser metric chrf -lc` does) instead of leaving the text cased without a word.
+    with pytest.raises(ValueError, match="chrf_lowercase"):
+        M.Metric("chrf", lowercase=True)
+    with pytest.raises(ValueError, match="BLEU"):
+        M.Metric("ter", lowercase=True)
+    assert M.Metric("bleu", lowercase=True).name == "bleu"
 
 
 @needs_wordnet

@@ -70,6 +70,9 @@ def test_sentence_bleu_sacrebleu_variant_equals_sacrebleu(single):
         {"char_order": 4, "word_order": 1, "beta": 1},
         {"remove_whitespace": False},
         {"eps_smoothing": True},
+        # sacreBLEU's CHRF(lowercase=): chrF's own option, not BLEU's -lc.
+        {"lowercase": True},
+        {"word_order": 2, "lowercase": True},
     ],
 )
 def test_chrf_equals_sacrebleu(single, multi, kwargs):

@@ -1,4 +1,4 @@
-//! The [`TextMetric`] implementations [`super::registry::metric_by_name`] builds: each wraps
+//! The [`TextMetric`] implementations the registry (`metric_by_name`) builds: each wraps
 //! one metric module's settings and gives sentence and corpus scores with their statistics.
 
 use hauser_core::Signature;
@@ -9,8 +9,8 @@ use super::bleu_sacre::{BleuDetails, SacreBleu};
 use super::chrf::Chrf;
 use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
+use super::interface::{score_only, Details, Resampled, Scale, TextMetric};
 use super::meteor::Meteor;
-use super::registry::{Details, Resampled, Scale, TextMetric};
 use super::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
 use super::score::MetricScore;
 use super::significance::{bleu_stats_row, StatsScorer};
@@ -77,13 +77,6 @@ fn object(value: impl serde::Serialize) -> Details {
 /// The scale of the sentence scores of the metrics whose corpus score is 0-100, named in their
 /// sentence signatures.
 const SENTENCE_SCALE: &str = "0-1";
-
-/// Details holding only a score.
-pub(crate) fn score_only(score: f64) -> Details {
-    let mut d = Details::new();
-    d.insert("score".into(), json!(score));
-    d
-}
 
 /// sacreBLEU BLEU: corpus BLEU (0-100); sentence scores with effective order, divided by 100.
 #[derive(Debug, Clone)]

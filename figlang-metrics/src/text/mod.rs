@@ -26,6 +26,7 @@ pub mod bleu_sacre;
 pub mod chrf;
 pub mod diversity;
 pub mod error;
+mod interface;
 pub mod meteor;
 pub mod ngram;
 mod ngram_table;

@@ -18,24 +18,19 @@
 //! # Ok::<(), figlang_metrics::text::MetricError>(())
 //! ```
 
-use std::fmt;
 use std::path::PathBuf;
 
-use hauser_core::Signature;
-
 use super::adapters::{
-    score_only, Averaged, Bleu, ChrfMetric, DistinctMetric, Rouge, SelfBleuMetric, Sentence,
-    TerMetric,
+    Averaged, Bleu, ChrfMetric, DistinctMetric, Rouge, SelfBleuMetric, Sentence, TerMetric,
 };
 use super::bleu_nltk::{NltkBleu, Smoothing};
 use super::bleu_sacre::{SacreBleu, SacreSmoothing};
 use super::chrf::Chrf;
 use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
+pub use super::interface::{Details, Resampled, Scale, TextMetric};
 use super::meteor::{Meteor, MeteorVersion};
 use super::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
-use super::score::MetricScore;
-use super::significance::StatsScorer;
 use super::ter::Ter;
 use super::tokenize::NltkTokenizer;
 
@@ -57,152 +52,6 @@ pub const NAMES: [&str; 14] = [
     "distinct3",
 ];
 
-/// The scale of a corpus score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Scale {
-    /// 0 to 1.
-    Unit,
-    /// 0 to 100 (sacreBLEU's BLEU and chrF).
-    Percent,
-}
-
-impl Scale {
-    /// `0-1` or `0-100`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scale::Unit => "0-1",
-            Scale::Percent => "0-100",
-        }
-    }
-}
-
-impl fmt::Display for Scale {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A text metric of hypotheses against reference lists.
-pub trait TextMetric: Send + Sync + fmt::Debug {
-    /// The registry name, e.g. `bleu`, `chrf++`, `rougeL`.
-    fn name(&self) -> &str;
-
-    /// The scale of [`TextMetric::corpus_score`]; sentence scores are 0-1 (see
-    /// [`TextMetric::sentence_scores`] for the one exception).
-    fn scale(&self) -> Scale;
-
-    /// False for the diversity metrics, which read the hypotheses only.
-    fn needs_references(&self) -> bool {
-        true
-    }
-
-    /// Whether each sentence score reads only its own hypothesis and references, so that a
-    /// column may be scored in independent chunks. False for Self-BLEU, which scores each text
-    /// against all the others.
-    fn sentences_independent(&self) -> bool {
-        true
-    }
-
-    /// The signature of the corpus score of `n_hyps` hypotheses against `n_refs` reference lists.
-    fn signature(&self, n_hyps: usize, n_refs: usize) -> Signature;
-
-    /// The signature of [`TextMetric::sentence_scores`] and
-    /// [`TextMetric::sentence_details`]: the corpus one where sentences are scored alike. It
-    /// differs where the sentence scores do: sacreBLEU's BLEU scores sentences with effective
-    /// order (`eff:yes`), and the metrics whose corpus score is 0-100 (BLEU, chrF, TER) give
-    /// sentence scores on the 0-1 scale (`scale:0-1`).
-    fn sentence_signature(&self, n_hyps: usize, n_refs: usize) -> Signature {
-        self.signature(n_hyps, n_refs)
-    }
-
-    /// One score per hypothesis, on the 0-1 scale. The exception is METEOR with NLTK 3.4.5
-    /// ([`MeteorVersion::V345`]): that release counts some stem matches twice, and its scores,
-    /// reproduced as it computes them, can exceed 1 (up to 2).
-    ///
-    /// # Errors
-    /// Reference lists not aligned with the hypotheses, missing references, metric failures.
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError>;
-
-    /// The corpus score, on [`TextMetric::scale`], with its signature.
-    ///
-    /// # Errors
-    /// As [`TextMetric::sentence_scores`].
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError>;
-
-    /// One object per hypothesis: `score` (as [`TextMetric::sentence_scores`]) and the
-    /// statistics under the reference tool's names: sacreBLEU's BLEU `counts`, `totals`,
-    /// `precisions` (0-100), `bp`, `ratio`, `sys_len`, `ref_len`; chrF's `stats`; ROUGE's
-    /// `precision`, `recall`, `fmeasure`; NLTK BLEU's modified `precisions` with
-    /// `p_numerators`, `p_denominators`, `bp`, `hyp_len`, `ref_len`. Metrics without
-    /// statistics give the score alone.
-    ///
-    /// # Errors
-    /// As [`TextMetric::sentence_scores`].
-    fn sentence_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Details>, MetricError> {
-        Ok(self
-            .sentence_scores(hyps, refs)?
-            .into_iter()
-            .map(score_only)
-            .collect())
-    }
-
-    /// The corpus score and its statistics (as [`TextMetric::sentence_details`], over the
-    /// corpus: summed statistics, or the means of the averaged metrics' fields).
-    ///
-    /// # Errors
-    /// As [`TextMetric::sentence_scores`].
-    fn corpus_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<(MetricScore, Details), MetricError> {
-        let s = self.corpus_score(hyps, refs)?;
-        let d = score_only(s.score);
-        Ok((s, d))
-    }
-
-    /// The metric's statistics and scorer for sacreBLEU's resampling tests: BLEU, chrF and
-    /// TER have them; `None` for the others.
-    fn resampled(&self) -> Option<&dyn Resampled> {
-        None
-    }
-}
-
-/// A metric whose corpus score comes from summed per-segment sufficient statistics: what
-/// sacreBLEU's resampling tests (`--confidence`, `--paired-bs`, `--paired-ar`) resample, with
-/// [`super::significance`].
-pub trait Resampled: Send + Sync {
-    /// The score of summed rows: the metric's own configuration, which knows sacreBLEU's
-    /// arithmetic for exact sums, trials and `float32` resamples.
-    fn scorer(&self) -> &dyn StatsScorer;
-
-    /// One row of statistics per hypothesis, in sacreBLEU's layout.
-    ///
-    /// # Errors
-    /// As [`TextMetric::sentence_scores`].
-    fn stats_rows(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Vec<f64>>, MetricError>;
-}
-
-/// A score's statistics by field name (a JSON object).
-pub type Details = serde_json::Map<String, serde_json::Value>;
-
 /// Settings of the metrics built by [`metric_by_name`]. A setting is read (and, for the textual
 /// ones, parsed) only by the metrics it concerns, so a setting meant for another metric is
 /// never an error.
@@ -220,7 +69,8 @@ pub struct TextMetricOptions {
     /// bleu: effective order for the corpus score (sentence scores always use it, as
     /// sacreBLEU's `sentence_score` recommends).
     pub effective_order: bool,
-    /// bleu, chrf: lowercase first.
+    /// bleu: lowercase first (sacreBLEU's `BLEU(lowercase=)`, its command line's `-lc`).
+    /// chrF reads its own [`ChrfOptions::lowercase`], as sacreBLEU's `--chrf-lowercase`.
     pub lowercase: bool,
     /// chrf, chrf++: sacreBLEU's chrF settings.
     pub chrf: ChrfOptions,
@@ -344,7 +194,7 @@ pub fn metric_by_name(
                 char_order: c.char_order.unwrap_or(base.char_order),
                 word_order: c.word_order.unwrap_or(base.word_order),
                 beta: c.beta.unwrap_or(base.beta),
-                lowercase: o.lowercase || c.lowercase,
+                lowercase: c.lowercase,
                 whitespace: c.whitespace,
                 eps_smoothing: c.eps_smoothing,
             };
@@ -482,6 +332,36 @@ mod tests {
 
     fn lines(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// `lowercase` is BLEU's (sacreBLEU's `-lc`); chrF has its own, as `--chrf-lowercase`.
+    #[test]
+    fn lowercase_is_bleus_only_and_chrf_has_its_own() {
+        let hyps = lines(&["The Cat sat on the Mat"]);
+        let refs = vec![lines(&["the cat sat on the mat"])];
+        let score = |name: &str, o: &TextMetricOptions| {
+            metric_by_name(name, o)
+                .unwrap()
+                .corpus_score(&hyps, &refs)
+                .unwrap()
+                .score
+        };
+        let lc = TextMetricOptions {
+            lowercase: true,
+            ..TextMetricOptions::default()
+        };
+        let chrf_lc = TextMetricOptions {
+            chrf: ChrfOptions {
+                lowercase: true,
+                ..ChrfOptions::default()
+            },
+            ..TextMetricOptions::default()
+        };
+        let plain = score("chrf", &TextMetricOptions::default());
+        assert!(plain < 100.0);
+        assert_eq!(score("chrf", &lc), plain);
+        assert!((score("chrf", &chrf_lc) - 100.0).abs() < 1e-9);
+        assert!((score("bleu", &lc) - 100.0).abs() < 1e-9);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod docs_sandbox;
 mod embed;
 mod extract;
 mod formality;
+mod formality_files;
 /// The fuzz targets' bodies and the replay of the committed fuzz corpora.
 mod fuzz;
 mod io_layer;
@@ -18,6 +19,7 @@ mod meta_eval;
 mod metric;
 mod metric_comet;
 mod metric_neural;
+mod metric_no_ignored;
 mod metric_options;
 mod metric_significance;
 mod metric_wmd;
@@ -29,6 +31,7 @@ mod outputs;
 mod shared_data {
     mod formality_command;
     mod kb_reproduction;
+    mod metric_lowercase_formality;
     mod narratives_data;
     mod newsmet_data;
     mod reproduce_bertscore_formality;

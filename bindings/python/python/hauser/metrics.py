@@ -257,7 +257,9 @@ def _chrf_options(
         "chrf_beta": beta,
         "chrf_whitespace": not remove_whitespace,
         "chrf_eps_smoothing": eps_smoothing,
-        "lowercase": lowercase,
+        # sacreBLEU's CHRF(lowercase=) is chrF's own option (the command line's --chrf-lowercase);
+        # `lowercase` is BLEU's (-lc) and chrF does not read it.
+        "chrf_lowercase": lowercase,
     }
 
 
