@@ -212,6 +212,8 @@ impl Sandbox {
         // Hub names as local directories of tiny models.
         model_as(d, "roberta", "roberta-large", |_| {});
         deepen(&d.join("roberta-large"), 24);
+        model_as(d, "roberta", "my-encoder", |_| {});
+        deepen(&d.join("my-encoder"), 6);
         model_as(d, "deberta", "mujeensung/roberta-base_mnli_bc", |_| {});
         model_as(
             d,
