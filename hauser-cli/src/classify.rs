@@ -4,7 +4,7 @@
 //! with the label name and probabilities with `--json`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
@@ -83,24 +83,99 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
         &ModelSource::parse(&args.model),
         &args.device.load_options(args.batch_size),
     )?;
-    let inputs: Vec<(&str, Option<&str>)> = rows.iter().map(|(_, t)| (t.as_str(), None)).collect();
-    let pred = clf.predict(&inputs)?;
     let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let out_path = out.path().to_path_buf();
-    for ((line, _), probs) in rows.iter().zip(&pred.probs) {
-        // The first maximum, as argmax.
-        let index = probs
-            .iter()
-            .enumerate()
-            .fold(0, |best, (i, &p)| if p > probs[best] { i } else { best });
-        let rec = if args.json {
-            json!({"line": line, "index": index, "label": clf.labels()[index], "probs": probs})
-                .to_string()
-        } else {
-            index.to_string()
-        };
-        writeln!(out, "{rec}").map_err(|e| CliError::io(&out_path, e))?;
-    }
+    let chunk = args.batch_size.saturating_mul(flags::STREAM_BATCHES);
+    stream(
+        &rows,
+        chunk,
+        &mut out,
+        &out_path,
+        |texts| {
+            let inputs: Vec<(&str, Option<&str>)> = texts.iter().map(|t| (*t, None)).collect();
+            Ok(clf.predict(&inputs)?.probs)
+        },
+        |line, probs| {
+            // The first maximum, as argmax.
+            let index = probs
+                .iter()
+                .enumerate()
+                .fold(0, |best, (i, &p)| if p > probs[best] { i } else { best });
+            if args.json {
+                json!({"line": line, "index": index, "label": clf.labels()[index], "probs": probs})
+                    .to_string()
+            } else {
+                index.to_string()
+            }
+        },
+    )?;
     out.commit()?;
     Ok(true)
+}
+
+/// Writes one record per row, `chunk` rows at a time: the texts of a chunk are classified by
+/// `predict`, and their records (`record` of the line and probabilities) written and flushed
+/// before the next chunk runs, so that records stream out as they are computed.
+fn stream(
+    rows: &[(usize, String)],
+    chunk: usize,
+    out: &mut dyn Write,
+    out_path: &Path,
+    mut predict: impl FnMut(&[&str]) -> Result<Vec<Vec<f32>>, CliError>,
+    record: impl Fn(usize, &[f32]) -> String,
+) -> Result<(), CliError> {
+    let werr = |e| CliError::io(out_path, e);
+    for part in rows.chunks(chunk.max(1)) {
+        let texts: Vec<&str> = part.iter().map(|(_, t)| t.as_str()).collect();
+        let probs = predict(&texts)?;
+        for ((line, _), p) in part.iter().zip(&probs) {
+            writeln!(out, "{}", record(*line, p)).map_err(werr)?;
+        }
+        out.flush().map_err(werr)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// A writer whose bytes the test can read while the stream is still running.
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn records_are_written_chunk_by_chunk_before_the_next_chunk_runs() {
+        // Issue 29: classify ran every row before writing anything.
+        let rows: Vec<(usize, String)> = (1..=5).map(|i| (i, format!("text {i}"))).collect();
+        let buf = Rc::new(RefCell::new(Vec::new()));
+        let mut out = Shared(Rc::clone(&buf));
+        let mut seen_before = Vec::new();
+        stream(
+            &rows,
+            2,
+            &mut out,
+            Path::new("-"),
+            |texts| {
+                seen_before.push(buf.borrow().iter().filter(|&&b| b == b'\n').count());
+                Ok(texts.iter().map(|_| vec![0.25, 0.75]).collect())
+            },
+            |line, p| format!("{line}:{}", p[1]),
+        )
+        .unwrap();
+        assert_eq!(seen_before, vec![0, 2, 4]);
+        let text = String::from_utf8(buf.borrow().clone()).unwrap();
+        assert_eq!(text, "1:0.75\n2:0.75\n3:0.75\n4:0.75\n5:0.75\n");
+    }
 }

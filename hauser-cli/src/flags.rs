@@ -1,6 +1,8 @@
 //! One parser for each option that several subcommands share, so that the same value is
 //! accepted or refused with the same message everywhere: batch sizes, layers, seeds, and the
-//! model device and precision.
+//! model device and precision, and the floating-point options (NaN, infinities and values
+//! outside an option's meaningful range are refused when the command line is parsed, exit 2
+//! naming the flag, rather than giving empty or meaningless results).
 
 use clap::Args;
 
@@ -19,6 +21,12 @@ pub fn batch_size(s: &str) -> Result<usize, String> {
         Err(_) => Err(format!("expected a whole number of at least 1, got {s:?}")),
     }
 }
+
+/// Batches of `--batch-size` inputs computed between two writes of a streamed per-line output
+/// (`classify`, `narratives score|choose`): enough for the CPU kernels to run batches in
+/// parallel, few enough that records come out as the run goes. A constant, not the thread
+/// count, so that the numbers do not depend on the machine.
+pub const STREAM_BATCHES: usize = 16;
 
 /// Parses a hidden-state layer: 0 is the embedding output, 1.. the transformer layers, and a
 /// negative number counts from the end (-1 = the last layer), as Python indexing does.
@@ -39,6 +47,61 @@ pub fn seed(s: &str) -> Result<u64, String> {
     s.trim()
         .parse::<u64>()
         .map_err(|_| format!("expected a whole number from 0 to {}, got {s:?}", u64::MAX))
+}
+
+/// Parses a finite number: NaN and infinities are refused.
+fn finite(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("expected a finite number, got {s:?}")),
+        Err(_) => Err(format!("expected a number, got {s:?}")),
+    }
+}
+
+/// Parses a confidence level: a number strictly between 0 and 1 (`0.95`).
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn confidence(s: &str) -> Result<f64, String> {
+    match finite(s)? {
+        x if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!(
+            "expected a level strictly between 0 and 1 (0.95), got {s:?}"
+        )),
+    }
+}
+
+/// The smallest sampling temperature: logits divided by less overflow f32 (a GPT-2 logit of
+/// a few hundred over 1e-40 is infinite, and every draw then fails: empty generations).
+/// Below it, sampling is greedy decoding in all but name: use `--greedy`.
+pub const MIN_TEMPERATURE: f32 = 1e-6;
+
+/// Parses a sampling temperature: a finite number of at least [`MIN_TEMPERATURE`].
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn temperature(s: &str) -> Result<f32, String> {
+    let x = finite(s)?;
+    if x >= f64::from(MIN_TEMPERATURE) && x <= f64::from(f32::MAX) {
+        // In range for f32 by the check above.
+        #[allow(clippy::cast_possible_truncation)]
+        Ok(x as f32)
+    } else {
+        Err(format!(
+            "expected a temperature of at least {MIN_TEMPERATURE:e} (for greedy decoding use --greedy), got {s:?}"
+        ))
+    }
+}
+
+/// Parses a finite number of at least 0 (weights, smoothing values, similarity thresholds).
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn non_negative(s: &str) -> Result<f64, String> {
+    match finite(s)? {
+        x if x >= 0.0 => Ok(x),
+        _ => Err(format!("expected a number of at least 0, got {s:?}")),
+    }
 }
 
 /// Resolves a layer given on the command line against a model exposing `n` hidden states
@@ -116,5 +179,24 @@ mod tests {
         assert_eq!(resolve_layer(0, 7).unwrap(), 0);
         assert!(resolve_layer(7, 7).is_err());
         assert!(resolve_layer(-8, 7).is_err());
+    }
+
+    #[test]
+    fn float_parsers_refuse_nan_infinities_and_meaningless_ranges() {
+        assert_eq!(confidence("0.95"), Ok(0.95));
+        for bad in ["0", "1", "1.5", "-0.1", "nan", "NaN", "inf", "x"] {
+            assert!(confidence(bad).is_err(), "{bad}");
+        }
+        assert_eq!(temperature("0.7"), Ok(0.7));
+        assert_eq!(temperature("1e-6"), Ok(1e-6));
+        for bad in ["1e-40", "0", "-1", "nan", "inf", "1e39", ""] {
+            assert!(temperature(bad).is_err(), "{bad}");
+        }
+        assert!(temperature("1e-40").unwrap_err().contains("--greedy"));
+        assert_eq!(non_negative("0"), Ok(0.0));
+        assert_eq!(non_negative("2.5"), Ok(2.5));
+        for bad in ["-1", "nan", "-inf", "inf", "1e400"] {
+            assert!(non_negative(bad).is_err(), "{bad}");
+        }
     }
 }

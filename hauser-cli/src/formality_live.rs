@@ -107,6 +107,7 @@ fn bertscore_scorer(args: &LiveArgs, spec: &str) -> Result<Scorer, CliError> {
         spec,
         &opts,
         args.bertscore_layer,
+        "--bertscore-layer",
         args.bertscore_baseline.as_deref(),
         BertScoreOptions::default(),
     )?;

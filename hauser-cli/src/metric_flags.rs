@@ -58,7 +58,7 @@ pub struct TextFlags {
     #[arg(long = "smooth-method", alias = "smooth")]
     pub smooth: Option<String>,
     /// bleu: the value of floor (default 0.1) or add-k (default 1) smoothing; also -sv.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]
     pub smooth_value: Option<f64>,
     /// bleu: the highest n-gram order (default 4).
     #[arg(long)]
@@ -80,8 +80,8 @@ pub struct TextFlags {
     /// chrf: word n-gram order (default 0; chrf++: 2); also -cw.
     #[arg(long)]
     pub chrf_word_order: Option<usize>,
-    /// chrf: recall weight beta (default 2).
-    #[arg(long)]
+    /// chrf: recall weight beta (default 2; a finite number of at least 0).
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]
     pub chrf_beta: Option<f64>,
     /// chrf: keep whitespace in character n-grams.
     #[arg(long)]

@@ -123,10 +123,10 @@ pub struct BootstrapArgs {
     #[arg(long, default_value_t = 1000)]
     pub n_bootstrap: usize,
     /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 0, value_parser = flags::seed)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
-    /// Confidence level of the interval.
-    #[arg(long, default_value_t = 0.95)]
+    /// Confidence level of the interval (strictly between 0 and 1).
+    #[arg(long, default_value_t = 0.95, allow_negative_numbers = true, value_parser = flags::confidence)]
     pub confidence: f64,
 }
 
@@ -176,14 +176,15 @@ pub struct GenerateArgs {
     /// Greedy decoding instead of top-k sampling.
     #[arg(long)]
     pub greedy: bool,
-    /// Tokens kept by top-k sampling.
-    #[arg(long, default_value_t = 5)]
+    /// Tokens kept by top-k sampling (at least 1).
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub top_k: usize,
-    /// Sampling temperature.
-    #[arg(long, default_value_t = 0.7)]
+    /// Sampling temperature (at least 1e-6: smaller values overflow the scaled logits; use
+    /// --greedy for greedy decoding).
+    #[arg(long, default_value_t = 0.7, allow_negative_numbers = true, value_parser = flags::temperature)]
     pub temperature: f32,
     /// Seed of the sampler.
-    #[arg(long, default_value_t = 42, value_parser = flags::seed)]
+    #[arg(long, default_value_t = 42, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
     /// Most new tokens.
     #[arg(long, default_value_t = 20)]
@@ -294,38 +295,61 @@ fn declared_files(command: &NarrativesCommand) -> RunFiles {
     }
 }
 
-/// The data's records: each parsed item with its line, or an error record.
+/// The data's records: each line's parsed item, or its error (a blank line included).
 struct Records {
     lines: Vec<usize>,
     parsed: Vec<Result<NarrativeItem, String>>,
+    /// Whether each line is blank: a blank line is answered with an error record but takes no
+    /// label of `--labels`, which has one label per record of the data.
+    blank: Vec<bool>,
 }
 
 fn read_records(path: &Path) -> Result<Records, CliError> {
     let text = files::read_to_string(path)?;
-    let (lines, parsed) = narratives::parse_records(&text, path)
-        .into_iter()
-        .map(|(l, r)| (l, r.map_err(|e| e.to_string())))
-        .unzip();
-    Ok(Records { lines, parsed })
+    let mut records = Records {
+        lines: Vec::new(),
+        parsed: Vec::new(),
+        blank: Vec::new(),
+    };
+    for (line, r) in narratives::parse_records(&text, path) {
+        records.blank.push(matches!(
+            &r,
+            Err(figlang_tasks::TaskError::Record { message, .. }) if message == narratives::BLANK_LINE
+        ));
+        records.lines.push(line);
+        records.parsed.push(r.map_err(|e| e.to_string()));
+    }
+    Ok(records)
 }
 
-/// The gold labels of `items` (all records): from --labels, else from the data unless they are
-/// the placeholder. `None` when there are none.
+/// The gold labels of every record (one per line): from --labels, else from the data unless
+/// they are the placeholder. `None` when there are none.
 fn gold_of(
     labels: &LabelArgs,
-    parsed: &[Result<NarrativeItem, String>],
+    records: &Records,
+    data: &Path,
 ) -> Result<Option<Vec<Option<Choice>>>, CliError> {
+    let parsed = &records.parsed;
     if let Some(path) = &labels.labels {
         let text = files::read_to_string(path)?;
         let l = narratives::parse_labels(&text, path, false)?;
-        if l.len() != parsed.len() {
+        let n = records.blank.iter().filter(|b| !**b).count();
+        if l.len() != n {
             return Err(CliError::Usage(format!(
-                "--labels: {} labels for {} data records",
+                "--labels {}: {} labels for {n} data records of {} (one label per non-blank line)",
+                path.display(),
                 l.len(),
-                parsed.len()
+                data.display()
             )));
         }
-        return Ok(Some(l.into_iter().map(Some).collect()));
+        let mut l = l.into_iter();
+        return Ok(Some(
+            records
+                .blank
+                .iter()
+                .map(|&b| if b { None } else { l.next() })
+                .collect(),
+        ));
     }
     let items: Vec<&NarrativeItem> = parsed.iter().filter_map(|r| r.as_ref().ok()).collect();
     if items.is_empty() || items.iter().all(|i| i.answer == Choice::Option1) {
@@ -339,36 +363,75 @@ fn gold_of(
     ))
 }
 
-/// Writes one record per data line, then the accuracy summary to `log`.
+/// What a choice command returns for one batch of items: each item's choice and scores.
+type ChoiceBatch = Vec<(Choice, Value)>;
+
+/// Answers every record (line) of `records` with one JSONL line, `chunk` lines at a time:
+/// the items of a chunk are scored by `score`, and their records written (and flushed) before
+/// the next chunk is scored, so that records stream out as they are computed. Returns each
+/// line's prediction (`None` for an error record).
+fn stream_choices(
+    records: &Records,
+    chunk: usize,
+    out: &mut dyn Write,
+    out_path: &Path,
+    mut score: impl FnMut(&[NarrativeItem]) -> Result<ChoiceBatch, CliError>,
+) -> Result<Vec<Option<Choice>>, CliError> {
+    let werr = |e| CliError::io(out_path, e);
+    let mut preds = Vec::with_capacity(records.lines.len());
+    let all: Vec<(&usize, &Result<NarrativeItem, String>)> =
+        records.lines.iter().zip(&records.parsed).collect();
+    for part in all.chunks(chunk.max(1)) {
+        let items: Vec<NarrativeItem> = part
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok().cloned())
+            .collect();
+        let results = if items.is_empty() {
+            Vec::new()
+        } else {
+            score(&items)?
+        };
+        let mut results = results.into_iter();
+        for (line, rec) in part {
+            let v = match rec {
+                Ok(_) => match results.next() {
+                    Some((choice, scores)) => {
+                        preds.push(Some(choice));
+                        json!({"line": line, "prediction": choice.as_str(), "scores": scores})
+                    }
+                    None => {
+                        preds.push(None);
+                        json!({"line": line, "error": "internal: no result for this record"})
+                    }
+                },
+                Err(e) => {
+                    preds.push(None);
+                    json!({"line": line, "error": e})
+                }
+            };
+            writeln!(out, "{v}").map_err(werr)?;
+        }
+        out.flush().map_err(werr)?;
+    }
+    Ok(preds)
+}
+
+/// Streams one record per data line (see [`stream_choices`]), then writes the accuracy
+/// summary to `log`.
 fn write_choices(
     records: &Records,
-    results: Vec<(Choice, Value)>,
     gold: Option<Vec<Option<Choice>>>,
     output: Option<&Path>,
     files: &Checked,
+    chunk: usize,
     log: &mut dyn Write,
+    score: impl FnMut(&[NarrativeItem]) -> Result<ChoiceBatch, CliError>,
 ) -> Result<bool, CliError> {
     let mut out = OutputFile::create(output, files)?;
     let out_path = out.path().to_path_buf();
-    let mut results = results.into_iter();
-    let mut preds = Vec::new();
-    let mut failed = 0;
-    for (line, rec) in records.lines.iter().zip(&records.parsed) {
-        let v = match rec {
-            Ok(_) => {
-                let (choice, scores) = results.next().expect("one result per parsed record");
-                preds.push(Some(choice));
-                json!({"line": line, "prediction": choice.as_str(), "scores": scores})
-            }
-            Err(e) => {
-                failed += 1;
-                preds.push(None);
-                json!({"line": line, "error": e})
-            }
-        };
-        writeln!(out, "{v}").map_err(|e| CliError::io(&out_path, e))?;
-    }
+    let preds = stream_choices(records, chunk, &mut out, &out_path, score)?;
     out.commit()?;
+    let failed = preds.iter().filter(|p| p.is_none()).count();
     let mut summary = json!({"records": records.lines.len(), "failed": failed});
     match gold {
         Some(gold) => {
@@ -393,55 +456,64 @@ fn write_choices(
 
 fn score(a: &ScoreArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
     let records = read_records(&a.data)?;
-    let gold = gold_of(&a.labels, &records.parsed)?;
+    let gold = gold_of(&a.labels, &records, &a.data)?;
     let lm = CausalLm::load(
         &ModelSource::parse(&a.model),
         &a.device.load_options(a.batch_size),
     )?;
-    let items: Vec<NarrativeItem> = records
-        .parsed
-        .iter()
-        .filter_map(|r| r.clone().ok())
-        .collect();
     let cfg = ZeroShotConfig {
         domain_premise: a.domain_premise.clone(),
         keep_markup: a.keep_markup,
     };
-    let scored = narratives::score_zero_shot(&lm, &items, &cfg)?;
-    let results = scored
-        .iter()
-        .map(|r| {
-            let v = json!({
-                "option1": r.options[0], "option2": r.options[1],
-                "decided_by": a.score.as_str(), "truncated": r.truncated,
-            });
-            (r.choice(a.score), v)
-        })
-        .collect();
-    write_choices(&records, results, gold, a.output.as_deref(), files, log)
+    write_choices(
+        &records,
+        gold,
+        a.output.as_deref(),
+        files,
+        a.batch_size.saturating_mul(flags::STREAM_BATCHES),
+        log,
+        |items| {
+            let scored = narratives::score_zero_shot(&lm, items, &cfg)?;
+            Ok(scored
+                .iter()
+                .map(|r| {
+                    let v = json!({
+                        "option1": r.options[0], "option2": r.options[1],
+                        "decided_by": a.score.as_str(), "truncated": r.truncated,
+                    });
+                    (r.choice(a.score), v)
+                })
+                .collect())
+        },
+    )
 }
 
 fn choose(a: &ChooseArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
     let records = read_records(&a.data)?;
-    let gold = gold_of(&a.labels, &records.parsed)?;
+    let gold = gold_of(&a.labels, &records, &a.data)?;
     let mc = MultipleChoice::load(
         &ModelSource::parse(&a.model),
         &a.device.load_options(a.batch_size),
     )?;
-    let items: Vec<NarrativeItem> = records
-        .parsed
-        .iter()
-        .filter_map(|r| r.clone().ok())
-        .collect();
-    let scored = narratives::score_choices(&mc, &items, a.order)?;
-    let results = scored
-        .iter()
-        .map(|s| {
-            let v = json!({"option1": s.scores[0], "option2": s.scores[1], "pairs": s.pairs});
-            (s.choice(), v)
-        })
-        .collect();
-    write_choices(&records, results, gold, a.output.as_deref(), files, log)
+    write_choices(
+        &records,
+        gold,
+        a.output.as_deref(),
+        files,
+        a.batch_size.saturating_mul(flags::STREAM_BATCHES),
+        log,
+        |items| {
+            let scored = narratives::score_choices(&mc, items, a.order)?;
+            Ok(scored
+                .iter()
+                .map(|s| {
+                    let v =
+                        json!({"option1": s.scores[0], "option2": s.scores[1], "pairs": s.pairs});
+                    (s.choice(), v)
+                })
+                .collect())
+        },
+    )
 }
 
 /// Gold labels for accuracy/compare: --labels, else a labelled --data.
@@ -469,9 +541,32 @@ fn read_choice_predictions(path: &Path) -> Result<Vec<Choice>, CliError> {
         .map_err(CliError::from)
 }
 
+/// Where the gold labels come from, for messages: `--labels FILE` or `--data FILE`.
+fn gold_source(data: Option<&Path>, labels: &LabelArgs) -> String {
+    match (&labels.labels, data) {
+        (Some(l), _) => format!("--labels {}", l.display()),
+        (None, Some(d)) => format!("--data {}", d.display()),
+        (None, None) => "the gold labels".into(),
+    }
+}
+
+/// Refuses a prediction file whose length differs from the gold's, naming both files.
+fn check_count(pred: &Path, n: usize, gold: &[Choice], source: &str) -> Result<(), CliError> {
+    if n == gold.len() {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "{}: {n} predictions for {} gold labels of {source} (one per item, in order)",
+        pred.display(),
+        gold.len()
+    )))
+}
+
 fn accuracy(a: &AccuracyArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let gold = gold_labels(a.data.as_deref(), &a.labels)?;
     let pred = read_choice_predictions(&a.pred)?;
+    let source = gold_source(a.data.as_deref(), &a.labels);
+    check_count(&a.pred, pred.len(), &gold, &source)?;
     let cfg = BootstrapConfig {
         resamples: a.bootstrap.n_bootstrap,
         seed: a.bootstrap.seed,
@@ -488,6 +583,9 @@ fn compare(a: &CompareArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let gold = gold_labels(a.data.as_deref(), &a.labels)?;
     let x = read_choice_predictions(&a.pred[0])?;
     let y = read_choice_predictions(&a.pred[1])?;
+    let source = gold_source(a.data.as_deref(), &a.labels);
+    check_count(&a.pred[0], x.len(), &gold, &source)?;
+    check_count(&a.pred[1], y.len(), &gold, &source)?;
     let c = narratives::compare(&x, &y, &gold)?;
     writeln!(out, "{}", serde_json::to_value(&c).unwrap_or(Value::Null))
         .map_err(|e| CliError::io("stdout", e))?;
@@ -544,6 +642,7 @@ fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result
             spec,
             &a.device.load_options(a.batch_size),
             a.bertscore_layer,
+            "--bertscore-layer",
             None,
             BertScoreOptions::default(),
         )?),
@@ -574,4 +673,76 @@ fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result
     }
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(report.errors.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// A writer whose bytes the test can read while the stream is still running.
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn choices_stream_chunk_by_chunk_with_a_record_for_every_line() {
+        // Issue 29: narratives score|choose wrote nothing until every item was scored, and a
+        // blank data line had no record.
+        let ok =
+            r#"{"narrative": "n", "option1": "a", "option2": "b", "correctanswer": "option2"}"#;
+        let text = format!("{ok}\n\n{ok}\n{{bad\n{ok}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let records = read_records(&path).unwrap();
+        assert_eq!(records.lines, vec![1, 2, 3, 4, 5]);
+        assert_eq!(records.blank, vec![false, true, false, false, false]);
+        let buf = Rc::new(RefCell::new(Vec::new()));
+        let mut out = Shared(Rc::clone(&buf));
+        let mut seen_before = Vec::new();
+        let preds = stream_choices(&records, 2, &mut out, Path::new("-"), |items| {
+            seen_before.push(buf.borrow().iter().filter(|&&b| b == b'\n').count());
+            Ok(items
+                .iter()
+                .map(|_| (Choice::Option2, json!([0.0, 1.0])))
+                .collect())
+        })
+        .unwrap();
+        // Lines 1-2 (one item), 3-4 (one item), 5 (one item): each written before the next.
+        assert_eq!(seen_before, vec![0, 2, 4]);
+        assert_eq!(preds.iter().filter(|p| p.is_some()).count(), 3);
+        let text = String::from_utf8(buf.borrow().clone()).unwrap();
+        let recs: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(recs.len(), 5);
+        let blank = recs[1]["error"].as_str().unwrap();
+        assert!(blank.ends_with(":2: blank line (no record)"), "{blank}");
+        assert_eq!(recs[1]["line"], 2);
+        assert!(recs[3]["error"].is_string());
+        assert_eq!(recs[4]["prediction"], "option2");
+        // --labels has one label per non-blank line.
+        let labels = dir.path().join("l.txt");
+        std::fs::write(&labels, "1\n2\n1\n2\n").unwrap();
+        let args = LabelArgs {
+            labels: Some(labels.clone()),
+        };
+        let gold = gold_of(&args, &records, &path).unwrap().unwrap();
+        assert_eq!(gold[1], None);
+        assert_eq!(gold[4], Some(Choice::Option2));
+        std::fs::write(&labels, "1\n2\n").unwrap();
+        let e = gold_of(&args, &records, &path).unwrap_err().to_string();
+        assert!(e.contains("l.txt") && e.contains("d.jsonl"), "{e}");
+    }
 }

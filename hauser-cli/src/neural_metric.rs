@@ -13,8 +13,8 @@ use clap::Args;
 use serde_json::json;
 
 use figlang_metrics::neural::{
-    default_layer, Baseline, BertScore, BertScoreOptions, Bleurt, BosMode, Comet, NeuralError,
-    Perplexity, StyleStrength,
+    default_layer, Baseline, BertScore, BertScoreOptions, Bleurt, BosMode, Comet, Perplexity,
+    StyleStrength,
 };
 use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
@@ -92,7 +92,9 @@ fn model(args: &NeuralMetricArgs, metric: &str) -> Result<(ModelSource, String),
 /// Loads BERTScore from `spec` (hub id or directory, `@revision` allowed): the layer given
 /// (negative counts from the end, as `hauser embed` does) or bert_score's default for the model
 /// id, and a baseline file (read before the slow model load, so that a missing file fails at
-/// once). `options` carries the other settings; its layer and baseline are set here.
+/// once). `options` carries the other settings; its layer, baseline and batch size (`opts`'s)
+/// are set here. `layer_flag` is the option of the calling command that sets the layer, named
+/// when a layer is needed and bert_score knows none for the model.
 ///
 /// # Errors
 /// An unreadable or malformed baseline, an unloadable model, a layer out of range, or no layer
@@ -101,6 +103,7 @@ pub fn load_bertscore(
     spec: &str,
     opts: &LoadOptions,
     layer: Option<isize>,
+    layer_flag: &str,
     baseline: Option<&Path>,
     options: BertScoreOptions,
 ) -> Result<BertScore, CliError> {
@@ -115,18 +118,28 @@ pub fn load_bertscore(
         Some(l) => Some(flags::resolve_layer(l, embedder.layers())?),
         None => default_layer(&id),
     };
+    let no_layer = || {
+        CliError::Usage(format!(
+            "no default BERTScore layer is known for model {id}; give one with {layer_flag}"
+        ))
+    };
+    if layer.is_none() {
+        return Err(no_layer());
+    }
     let baseline = match baseline_text {
         Some((path, text)) => {
-            let l = layer.ok_or_else(|| NeuralError::NoDefaultLayer(id.clone()))?;
+            let l = layer.ok_or_else(no_layer)?;
             let b = Baseline::parse(&text, l)
                 .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
             Some((path.display().to_string(), b))
         }
         None => None,
     };
+    // The batch size the pairs are run with is the one given, and the signature says so.
     let options = BertScoreOptions {
         layer,
         baseline,
+        batch_size: opts.batching.batch_size,
         ..options
     };
     Ok(BertScore::new(embedder, &id, options)?)
@@ -243,8 +256,14 @@ pub fn run(
                 prefix_space: args.prefix_space,
                 ..BertScoreOptions::default()
             };
-            let metric =
-                load_bertscore(spec, &opts, args.layer, args.baseline.as_deref(), options)?;
+            let metric = load_bertscore(
+                spec,
+                &opts,
+                args.layer,
+                "--layer",
+                args.baseline.as_deref(),
+                options,
+            )?;
             let cands: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let per_line: Vec<Vec<&str>> = (0..hyps.len())
                 .map(|i| refs.iter().map(|r| r[i].as_str()).collect())

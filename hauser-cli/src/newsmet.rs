@@ -68,8 +68,8 @@ pub struct DiversityArgs {
     /// sense, NLTK 3.5 and later).
     #[arg(long, default_value = "3.4.5", value_parser = ["3.4.5", "current"])]
     pub nltk: String,
-    /// Similarity threshold (LCH).
-    #[arg(long, default_value_t = newsmet::LCH_THRESHOLD)]
+    /// Similarity threshold (LCH; a finite number of at least 0).
+    #[arg(long, default_value_t = newsmet::LCH_THRESHOLD, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]
     pub threshold: f64,
 }
 
@@ -153,6 +153,18 @@ fn read_preds(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(newsmet::parse_labels(&files::read_to_string(path)?, path)?)
 }
 
+/// Refuses a prediction file whose length differs from the data's, naming both files.
+fn check_count(pred: &Path, n: usize, gold: usize, data: &Path) -> Result<(), CliError> {
+    if n == gold {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "{}: {n} predictions for {gold} data rows of {} (one label per row, in order)",
+        pred.display(),
+        data.display()
+    )))
+}
+
 fn eval(a: &EvalArgs) -> Result<serde_json::Value, CliError> {
     let rows = read_data(&a.data)?;
     let gold: Vec<u8> = rows
@@ -161,16 +173,20 @@ fn eval(a: &EvalArgs) -> Result<serde_json::Value, CliError> {
         .map(|r| r.label)
         .collect();
     let pred = read_preds(&a.pred)?;
+    check_count(&a.pred, pred.len(), gold.len(), &a.data)?;
     let report = newsmet::evaluate(&pred, &gold)?;
     let mut v = serde_json::to_value(&report).unwrap_or_default();
     if let Some(p2) = &a.pred2 {
         let second = read_preds(p2)?;
+        check_count(p2, second.len(), gold.len(), &a.data)?;
         v["mcnemar"] =
             serde_json::to_value(newsmet::compare(&pred, &second, &gold)?).unwrap_or_default();
         if !a.pred_more.is_empty() {
             let mut all = vec![pred, second];
             for p in &a.pred_more {
-                all.push(read_preds(p)?);
+                let more = read_preds(p)?;
+                check_count(p, more.len(), gold.len(), &a.data)?;
+                all.push(more);
             }
             v["fleiss_kappa"] = json!(newsmet::fleiss(&all)?);
             v["raters"] = json!(all.len());
@@ -206,9 +222,9 @@ fn diversity(a: &DiversityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     })
 }
 
-/// Answers every non-blank line of a JSONL input with one output line: `record`'s object with
-/// the `line` number added, or `{"line", "error"}` naming the file and line; returns whether
-/// every line was answered without error.
+/// Answers every line of a JSONL input with one output line: `record`'s object with the
+/// `line` number added, or `{"line", "error"}` naming the file and line (a blank line is such an
+/// error record, as in `hauser score`); returns whether every line was answered without error.
 fn each_record(
     input: &Path,
     out: &mut dyn Write,
@@ -219,10 +235,12 @@ fn each_record(
     let mut failed = 0;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
-        }
-        let v = match record(line) {
+        let result = if line.trim().is_empty() {
+            Err(figlang_tasks::narratives::BLANK_LINE.to_string())
+        } else {
+            record(line)
+        };
+        let v = match result {
             Ok(mut v) => {
                 v["line"] = json!(i + 1);
                 v

@@ -54,8 +54,8 @@ pub struct CandidatesArgs {
     pub device: flags::DeviceArgs,
 }
 
-/// Runs `hauser newsmet candidates`: one output line per non-blank input line, the
-/// candidates or an error naming the file and line.
+/// Runs `hauser newsmet candidates`: one output line per input line, the candidates or an
+/// error naming the file and line (a blank line is an error record).
 ///
 /// # Errors
 /// Unreadable input, WordNet or models.
@@ -66,9 +66,12 @@ pub fn run(a: &CandidatesArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let mut records: Vec<(usize, Result<Parsed, String>)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
-        if !line.trim().is_empty() {
-            records.push((i + 1, parse(&wn, line)));
-        }
+        let parsed = if line.trim().is_empty() {
+            Err(figlang_tasks::narratives::BLANK_LINE.to_string())
+        } else {
+            parse(&wn, line)
+        };
+        records.push((i + 1, parsed));
     }
     let opts = a.device.load_options(a.batch_size);
     let mlm = MaskedLm::load(&ModelSource::parse(&a.mlm), &opts)?;
@@ -154,13 +157,14 @@ fn parse(wn: &WordNet, line: &str) -> Result<Parsed, String> {
 
 fn signature(a: &CandidatesArgs, mlm: &MaskedLm, det: Option<&SequenceClassifier>) -> String {
     format!(
-        "newsmet-candidates|mlm:{}|detector:{}|metaphorical_class:{}|top_k:{}|keep:{}|masking:{}|wordnet:3.0|kernels:{}|version:{}",
+        "newsmet-candidates|mlm:{}|detector:{}|metaphorical_class:{}|top_k:{}|keep:{}|masking:{}|wordnet:3.0|batch:{}|kernels:{}|version:{}",
         mlm.model().source().name(),
         det.map_or("none".to_string(), |d| d.model().source().name()),
         a.metaphorical_class,
         a.top_k,
         a.keep,
         a.masking,
+        a.batch_size,
         mlm.model().kernels(),
         env!("CARGO_PKG_VERSION"),
     )

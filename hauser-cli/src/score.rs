@@ -140,8 +140,11 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
         MissingPartArg::Omit => MissingPart::Omit,
         MissingPartArg::Renormalize => MissingPart::Renormalize,
     };
-    let quality = QualityWeights::parse(&args.weights)?.with_missing(missing);
-    let reranker = RankSumReranker::parse(&args.rerank)?;
+    let quality = QualityWeights::parse(&args.weights)
+        .map_err(|e| CliError::Usage(format!("--weights: {e}")))?
+        .with_missing(missing);
+    let reranker = RankSumReranker::parse(&args.rerank)
+        .map_err(|e| CliError::Usage(format!("--rerank: {e}")))?;
     if args.chunk == 0 {
         return Err(CliError::Usage("--chunk: must be at least 1".into()));
     }
@@ -228,11 +231,12 @@ fn write_chunk(
     skipped: &mut BTreeMap<String, (usize, String)>,
 ) -> std::io::Result<()> {
     // Only parsed groups go to the evaluator; errors keep their place in the output order.
-    let groups: Vec<_> = chunk
+    let (indices, groups): (Vec<usize>, Vec<_>) = chunk
         .iter()
-        .filter_map(|r| r.group.as_ref().ok().cloned())
-        .collect();
-    let mut outcomes = evaluator.evaluate(&groups, 0).into_iter();
+        .filter_map(|r| Some((r.index, r.group.as_ref().ok()?.clone())))
+        .unzip();
+    // Each group is reported (and named in its errors) by its input position.
+    let mut outcomes = evaluator.evaluate_at(&groups, |k| indices[k]).into_iter();
     for rec in chunk {
         match &rec.group {
             Err(message) => {
@@ -241,8 +245,7 @@ fn write_chunk(
                 summary.failed += 1;
             }
             Ok(group) => match outcomes.next() {
-                Some(Ok(mut report)) => {
-                    report.index = rec.index;
+                Some(Ok(report)) => {
                     for s in &report.skipped {
                         let entry = skipped
                             .entry(s.criterion.to_string())

@@ -128,6 +128,44 @@ where
     vec![Err(error); groups.len()]
 }
 
+/// Scores each group's candidates in a call of `score` of their own, the groups in parallel:
+/// a group's scores then depend on that group alone, never on which other groups shared the
+/// call (with floating-point kernels whose sums depend on the batch's shape, [`batched`] can
+/// move a score in its last bits when the groups around it change, e.g. with `--chunk`).
+/// Errors and wrong counts stay in their group (naming `scorer`).
+///
+/// ```
+/// use hauser_core::adapter::per_group;
+/// use hauser_core::CandidateGroup;
+///
+/// let a = CandidateGroup::new("He ran.", ["He ran like a deer.", "He ran like the wind."]);
+/// let b = CandidateGroup::new("She sang.", ["She sang like a bird."]);
+/// let size = |batch: &[hauser_core::adapter::CandidateRef<'_>]| Ok(vec![batch.len() as f64; batch.len()]);
+/// assert_eq!(per_group("size", &[&a, &b], size), vec![Ok(vec![2.0, 2.0]), Ok(vec![1.0])]);
+/// ```
+pub fn per_group<F>(scorer: &str, groups: &[&CandidateGroup], score: F) -> Vec<Result<Vec<f64>>>
+where
+    F: Fn(&[CandidateRef<'_>]) -> Result<Vec<f64>> + Sync,
+{
+    groups
+        .par_iter()
+        .map(|g| {
+            let batch: Vec<CandidateRef<'_>> = candidates(g).collect();
+            if batch.is_empty() {
+                return Ok(Vec::new());
+            }
+            match score(&batch)? {
+                scores if scores.len() == batch.len() => Ok(scores),
+                scores => Err(CoreError::ScoreCountMismatch {
+                    scorer: scorer.to_string(),
+                    got: scores.len(),
+                    expected: batch.len(),
+                }),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +203,30 @@ mod tests {
             expected: 3,
         };
         assert_eq!(out, vec![Err(expected.clone()), Err(expected)]);
+    }
+
+    #[test]
+    fn per_group_calls_once_per_group_and_keeps_errors_in_their_group() {
+        let (a, b, c) = (group("a", 2), group("b", 0), group("c", 3));
+        let out = per_group("t", &[&a, &b, &c], |batch| {
+            // Every call sees one literal only.
+            assert!(batch.iter().all(|x| x.literal() == batch[0].literal()));
+            if batch[0].literal() == "c" {
+                Ok(vec![1.0])
+            } else {
+                Ok(batch.iter().map(|x| x.index as f64).collect())
+            }
+        });
+        assert_eq!(out[0], Ok(vec![0.0, 1.0]));
+        assert_eq!(out[1], Ok(vec![]));
+        assert_eq!(
+            out[2],
+            Err(CoreError::ScoreCountMismatch {
+                scorer: "t".into(),
+                got: 1,
+                expected: 3
+            })
+        );
     }
 
     #[test]

@@ -127,8 +127,22 @@ impl Evaluator {
     /// Evaluates `groups`; `first_index` is the input position of `groups[0]` (for labels when
     /// evaluating in chunks). Returns one outcome per group, in order.
     pub fn evaluate(&self, groups: &[CandidateGroup], first_index: usize) -> Vec<GroupOutcome> {
-        let prepared: Vec<Result<Cow<'_, CandidateGroup>, CoreError>> =
-            groups.par_iter().map(|g| self.prepare(g)).collect();
+        self.evaluate_at(groups, |k| first_index + k)
+    }
+
+    /// Evaluates `groups` whose input positions are not consecutive (a caller that left out
+    /// lines it could not parse): `index_of(k)` is the input position of `groups[k]`, used in
+    /// the reports, the failures and their messages.
+    pub fn evaluate_at(
+        &self,
+        groups: &[CandidateGroup],
+        index_of: impl Fn(usize) -> usize + Sync,
+    ) -> Vec<GroupOutcome> {
+        let prepared: Vec<Result<Cow<'_, CandidateGroup>, CoreError>> = groups
+            .par_iter()
+            .enumerate()
+            .map(|(k, g)| self.prepare(g, index_of(k)))
+            .collect();
         let mut failures: Vec<Option<CoreError>> =
             prepared.iter().map(|p| p.as_ref().err().cloned()).collect();
         let mut raw: Vec<Vec<RawScores>> = vec![Vec::new(); groups.len()];
@@ -195,7 +209,7 @@ impl Evaluator {
             .zip(failures)
             .enumerate()
             .map(|(k, (((group, raw), skipped), failure))| {
-                let index = first_index + k;
+                let index = index_of(k);
                 let original = &groups[k];
                 let fail = |error| GroupFailure {
                     index,
@@ -212,10 +226,14 @@ impl Evaluator {
             .collect()
     }
 
-    fn prepare<'g>(&self, group: &'g CandidateGroup) -> Result<Cow<'g, CandidateGroup>, CoreError> {
+    fn prepare<'g>(
+        &self,
+        group: &'g CandidateGroup,
+        index: usize,
+    ) -> Result<Cow<'g, CandidateGroup>, CoreError> {
         if group.is_empty() {
             return Err(CoreError::EmptyGroup {
-                group: group.label(0),
+                group: group.label(index),
             });
         }
         let Some(extractor) = &self.extractor else {

@@ -148,6 +148,12 @@ impl CausalLm {
         self.engines.holds_candle()
     }
 
+    /// The batching settings (recorded in signatures: the batch layout can move a score in
+    /// its last bits).
+    pub fn batching(&self) -> Batching {
+        self.batching
+    }
+
     /// The model's source.
     pub fn source(&self) -> &ModelSource {
         &self.source

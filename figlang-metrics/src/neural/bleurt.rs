@@ -56,13 +56,14 @@ impl Bleurt {
     }
 
     /// The reproducibility signature, e.g.
-    /// `bleurt|model:lucadiliello/bleurt-large-512|rev:main|max_len:512|kernels:packed-cpu|version:0.1.0`.
+    /// `bleurt|model:lucadiliello/bleurt-large-512|rev:main|max_len:512|batch:16|kernels:packed-cpu|version:0.1.0`.
     pub fn signature(&self) -> Signature {
         let m = self.model.model();
         Signature::new("bleurt", crate::VERSION)
             .with("model", &self.model_id)
             .with("rev", m.source().revision())
             .with("max_len", m.text_encoder().max_len())
+            .with("batch", m.batching().batch_size)
             .with("kernels", m.kernels())
     }
 }

@@ -105,6 +105,7 @@ impl Comet {
             .with("layer", layer)
             .with("pool", pool)
             .with("src", if self.with_src { "yes" } else { "no" })
+            .with("batch", self.model.encoder().batching().batch_size)
             .with("kernels", self.model.encoder().kernels())
     }
 }

@@ -21,7 +21,7 @@ pub enum NeuralError {
         message: String,
     },
     /// No layer was given and the model has no known default.
-    #[error("no default BERTScore layer is known for model {0}; choose one (--layer)")]
+    #[error("no default BERTScore layer is known for model {0}; choose a layer")]
     NoDefaultLayer(String),
 }
 

@@ -70,7 +70,7 @@ impl Perplexity {
     }
 
     /// The reproducibility signature, e.g.
-    /// `perplexity|model:gpt2|rev:main|bos:none|kernels:packed-cpu|version:0.1.0`.
+    /// `perplexity|model:gpt2|rev:main|bos:none|batch:16|kernels:packed-cpu|version:0.1.0`.
     pub fn signature(&self) -> Signature {
         Signature::new("perplexity", crate::VERSION)
             .with("model", &self.model_id)
@@ -82,6 +82,7 @@ impl Perplexity {
                     BosMode::Prepend => "prepend",
                 },
             )
+            .with("batch", self.lm.batching().batch_size)
             .with("kernels", self.lm.kernels())
     }
 

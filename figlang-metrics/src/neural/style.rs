@@ -36,6 +36,7 @@ impl StyleStrength {
             .with("model", &self.model_id)
             .with("rev", self.classifier.model().source().revision())
             .with("label", &self.label)
+            .with("batch", self.classifier.model().batching().batch_size)
     }
 
     /// P(target label) of each text.

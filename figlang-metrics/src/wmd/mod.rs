@@ -207,7 +207,8 @@ impl WmdTokenizer {
 
     fn name(self) -> String {
         match self {
-            WmdTokenizer::Nltk(t) => format!("nltk-{t}"),
+            // The tokenizer's own name already says `nltk-<version>-word_tokenize`.
+            WmdTokenizer::Nltk(t) => t.to_string(),
             WmdTokenizer::Whitespace => "none".into(),
         }
     }
@@ -295,5 +296,24 @@ impl Wmd {
             .with("norm", if self.norm { "yes" } else { "no" })
             .with("nrefs", n_refs)
             .with("multiref", "min")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizer_names_carry_the_nltk_prefix_once() {
+        // Issue 29: the signature said `tok:nltk-nltk-3.10.4-word_tokenize`.
+        assert_eq!(
+            WmdTokenizer::Nltk(NltkTokenizer::Current).name(),
+            "nltk-3.10.4-word_tokenize"
+        );
+        assert_eq!(
+            WmdTokenizer::Nltk(NltkTokenizer::V345).name(),
+            "nltk-3.4.5-word_tokenize"
+        );
+        assert_eq!(WmdTokenizer::Whitespace.name(), "none");
     }
 }

@@ -130,12 +130,7 @@ pub(crate) fn read_text(path: &Path) -> TaskResult<String> {
 
 /// Non-blank lines with their 1-based numbers (a BOM is dropped, CRLF accepted).
 pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.strip_prefix('\u{feff}')
-        .unwrap_or(text)
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty())
+    every_line(text).filter(|(_, l)| !l.trim().is_empty())
 }
 
 fn parse_item(text: &str) -> Result<NarrativeItem, String> {
@@ -158,10 +153,38 @@ fn parse_item(text: &str) -> Result<NarrativeItem, String> {
     })
 }
 
-/// Every record of a narratives JSONL text with its line number, each parsed or the error
-/// naming `path` and the line: a scorer answers every record, bad ones with their error.
+/// The message of the error record answering a blank line of a per-line input.
+pub const BLANK_LINE: &str = "blank line (no record)";
+
+/// Every line of a narratives JSONL text with its number, each parsed or the error naming
+/// `path` and the line: a scorer answers every line, a bad one with its error and a blank one
+/// with [`BLANK_LINE`] (as `hauser score` does), so that nothing is skipped silently. A final
+/// line ending does not start another line.
 pub fn parse_records(text: &str, path: &Path) -> Vec<(usize, TaskResult<NarrativeItem>)> {
-    parse_lines(text, path, parse_item)
+    every_line(text)
+        .map(|(line, l)| {
+            let item = if l.trim().is_empty() {
+                Err(BLANK_LINE.to_string())
+            } else {
+                parse_item(l)
+            };
+            let item = item.map_err(|message| TaskError::Record {
+                path: path.to_path_buf(),
+                line,
+                message,
+            });
+            (line, item)
+        })
+        .collect()
+}
+
+/// Every line with its 1-based number, blank ones included (a BOM is dropped, CRLF accepted).
+pub(crate) fn every_line(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
 }
 
 /// Every non-blank line of `text` with its number, parsed by `parse` or the error naming
@@ -188,7 +211,8 @@ pub(crate) fn parse_lines<T>(
 /// # Errors
 /// The first malformed record ([`TaskError::Record`]); a text without records.
 pub fn parse_split(text: &str, path: &Path) -> TaskResult<Split> {
-    let items = parse_records(text, path)
+    // A whole-file reader: blank lines are no records (a per-line scorer answers them).
+    let items = parse_lines(text, path, parse_item)
         .into_iter()
         .map(|(_, r)| r)
         .collect::<TaskResult<Vec<_>>>()?;
@@ -266,4 +290,31 @@ pub(crate) fn parse_label_lines<T>(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_is_a_record_blank_ones_included() {
+        let ok =
+            r#"{"narrative": "n", "option1": "a", "option2": "b", "correctanswer": "option2"}"#;
+        let text = format!("\u{feff}{ok}\r\n\n   \n{ok}\n");
+        let got = parse_records(&text, Path::new("d.jsonl"));
+        let lines: Vec<usize> = got.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, vec![1, 2, 3, 4]);
+        assert!(got[0].1.is_ok() && got[3].1.is_ok());
+        let e = got[1].1.as_ref().unwrap_err().to_string();
+        assert_eq!(e, format!("d.jsonl:2: {BLANK_LINE}"));
+        assert!(got[2].1.is_err());
+        // The whole-file reader still skips them.
+        assert_eq!(
+            parse_split(&text, Path::new("d.jsonl"))
+                .unwrap()
+                .items
+                .len(),
+            2
+        );
+    }
 }

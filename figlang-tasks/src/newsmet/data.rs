@@ -57,7 +57,8 @@ pub fn parse_csv(text: &str, path: &Path) -> TaskResult<Vec<Headline>> {
         let label = match rec.get(l).map(str::trim) {
             Some("0") => 0,
             Some("1") => 1,
-            other => return Err(bad(format!("label {other:?} is not 0 or 1"))),
+            Some(other) => return Err(bad(format!("label {other:?} is not 0 or 1"))),
+            None => return Err(bad("no label (the row is short)".into())),
         };
         let sample_type = match s.and_then(|s| rec.get(s)).map(str::trim) {
             None | Some("gold") => SampleType::Gold,
@@ -170,6 +171,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("x.csv:3:"), "{e}");
+        // Issue 29: the value is printed plainly, not as `Some("abc")`.
+        let e = parse_csv("Text,label\nbad,abc\n", p)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "x.csv:2: label \"abc\" is not 0 or 1");
         assert!(parse_csv("a,b\n1,2\n", p).is_err());
         assert_eq!(parse_labels("1\n0\r\n", p).unwrap(), vec![1, 0]);
         assert!(parse_labels("1\n\n0\n", p)

@@ -27,6 +27,7 @@ mod models;
 mod narratives;
 mod newsmet;
 mod outputs;
+mod records;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod formality_command;

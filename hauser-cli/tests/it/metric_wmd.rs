@@ -138,11 +138,12 @@ fn corpus_line_reports_the_mean_the_infinite_lines_and_the_signature() {
         "vectors:vectors.bin",
         "vocab:35",
         "dim:8",
-        "tok:nltk-",
+        "tok:nltk-3.10.4-word_tokenize|",
         "norm:yes",
     ] {
         assert!(sig.contains(part), "{sig}");
     }
+    assert!(!sig.contains("nltk-nltk"), "{sig}");
     // --vocab-limit keeps the file's first words only ("the", "cat", "dog").
     let out = wmd(&["--vocab-limit", "3"]);
     let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();

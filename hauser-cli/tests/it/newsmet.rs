@@ -241,7 +241,10 @@ fn wordnet_candidates_answer_every_line() {
     );
     let v = json_lines(&out);
     let lines: Vec<u64> = v.iter().map(|r| r["line"].as_u64().unwrap()).collect();
-    assert_eq!(lines, [1, 3, 4, 5, 6, 7]);
+    assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7]);
+    // The blank line answers with an error record (issue 29).
+    assert_eq!(v[1]["error"], "-:2: blank line (no record)");
+    let v: Vec<serde_json::Value> = v.into_iter().filter(|r| r["line"] != 2).collect();
     let want = fx["cases"]
         .as_array()
         .unwrap()

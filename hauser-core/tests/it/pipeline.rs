@@ -157,6 +157,28 @@ fn empty_group_is_a_failure() {
 }
 
 #[test]
+fn empty_group_names_its_own_position() {
+    // Issue 29: the fourth group of an input was reported as "group 0: no candidates".
+    let ev = Evaluator::new().with_scorer(InformativenessScorer);
+    let groups = [
+        group("a", &["x"]),
+        CandidateGroup::new("lit", Vec::<String>::new()),
+    ];
+    let out = ev.evaluate(&groups, 2);
+    let f = out[1].as_ref().unwrap_err();
+    assert_eq!(f.index, 3);
+    assert_eq!(f.error.to_string(), "group 3: no candidates");
+    // Positions that are not consecutive (lines left out by the caller).
+    let out = ev.evaluate_at(&groups, |k| [5, 9][k]);
+    assert_eq!(out[0].as_ref().unwrap().index, 5);
+    let f = out[1].as_ref().unwrap_err();
+    assert_eq!(
+        (f.index, f.error.to_string().as_str()),
+        (9, "group 9: no candidates")
+    );
+}
+
+#[test]
 fn component_criteria_are_skipped_without_components_and_extracted_with_extractor() {
     let g = group(
         "He ran.",
