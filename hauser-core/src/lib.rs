@@ -8,8 +8,9 @@
 //! (lower-is-better criteria are normalised so that the best candidate still gets 1) and its
 //! [`TieRule`], and builds its per-group results with one of the [`adapter`]s
 //! ([`adapter::per_candidate`] for a function of one candidate, [`adapter::batched`] for one
-//! batched model call over all candidates). The [`Evaluator`] lends scorers the groups, never
-//! copies them.
+//! batched model call over all candidates, [`adapter::per_group`] for one call per group, whose
+//! scores then never depend on the other groups of the call). The [`Evaluator`] lends scorers
+//! the groups, never copies them.
 //!
 //! ```
 //! use hauser_core::{CandidateGroup, Components, Evaluator, InformativenessScorer, Criterion};
