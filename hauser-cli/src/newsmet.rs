@@ -85,8 +85,9 @@ pub struct EvalArgs {
     /// A second system's (or annotator's) predictions: McNemar and Cohen's kappa.
     #[arg(long, value_name = "FILE")]
     pub pred2: Option<PathBuf>,
-    /// More prediction files: Fleiss' kappa over --pred, --pred2 and these.
-    #[arg(long, value_name = "FILE", requires = "pred2")]
+    /// More prediction files: Fleiss' kappa over --pred, --pred2 and these (`--pred-more A B`
+    /// or `--pred-more A --pred-more B`).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "pred2")]
     pub pred_more: Vec<PathBuf>,
     /// Score only the gold rows of a *_goldplus.csv file (default: every row).
     #[arg(long)]
