@@ -148,7 +148,7 @@ fn wordnet_diversity_answers_every_line() {
     assert_eq!(recs[0]["diversity"], 4);
     assert!(recs[1]["error"].as_str().unwrap().starts_with("-:2:"));
     assert_eq!(recs[2]["senses"][1], serde_json::Value::Null);
-    // NLTK 3.5+'s tie rule changes the senses.
+    // NLTK 3.9.2+'s tie rule changes the senses.
     let out = crate::common::run_stdin(
         &[
             "newsmet",
