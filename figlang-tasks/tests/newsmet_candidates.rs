@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use figlang_metrics::text::wordnet::{WordNet, DEFAULT_WORDNET_DIR};
 use figlang_tasks::newsmet::{
-    families, filter_fillers, find_focus_verb, generate, given_focus, parse_csv, CandidateConfig,
-    CandidateInput, Dropped, Masking,
+    families, filter_fillers, find_focus_verb, generate, given_focus, mask_headline, parse_csv,
+    CandidateConfig, CandidateInput, Dropped, Masking,
 };
 use hauser_nli::{Batching, LoadOptions, MaskedLm, ModelSource, SequenceClassifier};
 
@@ -193,5 +193,43 @@ fn wordnet_focus_rule_agrees_with_released_families_shared_data() {
         }
     }
     eprintln!("focus rule: {agree} of {total} families");
-    assert_eq!((agree, total), (505, 711));
+    assert_eq!((agree, total), (508, 711));
+}
+
+/// Every released family's headline can be masked at its focus verb, whether the focus comes
+/// from the rule or is given as the family's token index: a token whose letters are split by an
+/// apostrophe ("Trump's") used to be looked up as "Trumps", which its text does not contain,
+/// and 6 headlines gave error records.
+#[test]
+#[ignore = "needs WordNet and ../shared/data"]
+fn wordnet_focus_of_every_released_headline_can_be_masked_shared_data() {
+    let dir = std::env::var_os("HAUSER_SHARED_DATA")
+        .map_or_else(|| manifest().join("../../shared/data"), PathBuf::from)
+        .join("newsmet");
+    assert!(
+        dir.exists(),
+        "needs ../shared/data: {} not found",
+        dir.display()
+    );
+    let wn = wordnet();
+    let mut failed = Vec::new();
+    for split in ["train", "val", "test"] {
+        let path = dir.join(format!("{split}_goldplus.csv"));
+        let rows = parse_csv(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        for f in families(&rows).unwrap() {
+            let text = &rows[f.parent].text;
+            let by_rule = find_focus_verb(&wn, text);
+            let by_index = given_focus(text, &serde_json::json!(f.token)).unwrap();
+            for focus in by_rule.into_iter().chain([by_index]) {
+                if mask_headline(text, &focus, Masking::Token, "[MASK]").is_none() {
+                    failed.push(format!("{text} ({focus:?})"));
+                }
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} not masked: {failed:#?}",
+        failed.len()
+    );
 }

@@ -95,3 +95,76 @@ fn wordnet_candidates_without_a_verb_sense_are_singletons() {
     assert_eq!(r.diversity, r.clusters.len() + r.singletons.len());
     assert!(diversity(&wn, &h, 9, &["fall"], LCH_THRESHOLD, LeskTies::First).is_err());
 }
+
+/// Algorithm 1 as first written, without memoising: Lesk per candidate, LCH per pair, clusters
+/// searched; the reference of the memoised [`diversity`].
+fn naive(
+    wn: &WordNet,
+    tokens: &[&str],
+    focus: usize,
+    cands: &[&str],
+    ties: LeskTies,
+) -> Vec<Vec<usize>> {
+    let senses: Vec<_> = cands
+        .iter()
+        .map(|c| {
+            let mut h = tokens.to_vec();
+            h[focus] = c;
+            wn.lesk_with(&h, c, Some('v'), ties)
+        })
+        .collect();
+    let mut clusters: Vec<Vec<usize>> = Vec::new();
+    let find = |cl: &[Vec<usize>], x: usize| cl.iter().position(|c| c.contains(&x));
+    for i in 0..cands.len() {
+        for j in i + 1..cands.len() {
+            let (Some(a), Some(b)) = (senses[i], senses[j]) else {
+                continue;
+            };
+            if !wn.lch_similarity(a, b).is_some_and(|s| s > LCH_THRESHOLD) {
+                continue;
+            }
+            if let Some(k) = find(&clusters, i) {
+                if !clusters[k].contains(&j) {
+                    clusters[k].push(j);
+                }
+            } else if let Some(k) = find(&clusters, j) {
+                clusters[k].push(i);
+            } else {
+                clusters.push(vec![i, j]);
+            }
+        }
+    }
+    clusters
+}
+
+/// The memoised clustering (one Lesk per distinct candidate, one hypernym walk per sense,
+/// indexed cluster membership) gives what the unmemoised algorithm gives, on a long list with
+/// repeated candidates and candidates without a verb sense.
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_memoised_diversity_equals_the_plain_algorithm() {
+    let wn = wordnet();
+    let dir = std::env::var("WORDNET_DIR").unwrap_or_else(|_| DEFAULT_WORDNET_DIR.to_string());
+    let index = std::fs::read_to_string(std::path::Path::new(&dir).join("index.verb")).unwrap();
+    let verbs: Vec<&str> = index
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split(' ').next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
+        .step_by(40)
+        .take(150)
+        .collect();
+    let mut cands = verbs.clone();
+    cands.extend(["xqzv", "the"]);
+    cands.extend(verbs.iter().take(30));
+    let h: Vec<&str> = "Could One of These Four Screenplays Win the Oscar?"
+        .split_whitespace()
+        .collect();
+    for ties in [LeskTies::LargestName, LeskTies::First] {
+        let r = diversity(&wn, &h, 5, &cands, LCH_THRESHOLD, ties).unwrap();
+        let want = naive(&wn, &h, 5, &cands, ties);
+        assert_eq!(r.clusters, want, "{ties:?}");
+        assert!(r.clusters.len() > 1, "{ties:?}: some candidates cluster");
+        assert_eq!(r.senses.len(), cands.len());
+    }
+}

@@ -66,7 +66,8 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "MODEL")]
     pub model: String,
     /// The score that decides: lm (sum), tok_mean (per-token mean, the paper's
-    /// length-normalised likelihood), dcpmi (domain-conditional PMI).
+    /// length-normalised likelihood), dcpmi (domain-conditional PMI), pmi (PMI against the
+    /// option after ":", surface-form-competition's unconditional PMI).
     #[arg(long, default_value = "tok_mean", value_parser = parse_score)]
     pub score: ZeroShotScore,
     /// Domain premise of dcpmi.
@@ -75,6 +76,14 @@ pub struct ScoreArgs {
     /// Keep upstream's <b>...</b> markup in the premise.
     #[arg(long)]
     pub keep_markup: bool,
+    /// Keep a premise that does not end in `.` or `!` as it is (default: a `.` is appended,
+    /// as surface-form-competition's StoryCloze loader does).
+    #[arg(long)]
+    pub no_premise_period: bool,
+    /// Most tokens of premise plus option; the premise is cut from the left to fit
+    /// (default: the model's context, n_positions; surface-form-competition uses 1024).
+    #[arg(long, value_name = "N", value_parser = parse_max_length)]
+    pub max_length: Option<usize>,
     /// Labels.
     #[command(flatten)]
     pub labels: LabelArgs,
@@ -230,7 +239,15 @@ pub struct EvalGenArgs {
 }
 
 fn parse_score(s: &str) -> Result<ZeroShotScore, String> {
-    ZeroShotScore::parse(s).ok_or_else(|| format!("expected lm, tok_mean or dcpmi, got {s:?}"))
+    ZeroShotScore::parse(s).ok_or_else(|| format!("expected lm, tok_mean, dcpmi or pmi, got {s:?}"))
+}
+
+fn parse_max_length(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("expected at least 1 token".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a number of tokens, got {s:?}")),
+    }
 }
 
 fn parse_order(s: &str) -> Result<PairOrder, String> {
@@ -464,7 +481,11 @@ fn score(a: &ScoreArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, Cl
     let cfg = ZeroShotConfig {
         domain_premise: a.domain_premise.clone(),
         keep_markup: a.keep_markup,
+        premise_period: !a.no_premise_period,
+        max_length: a.max_length,
     };
+    narratives::zero_shot::context_limit(&lm, &cfg)
+        .map_err(|e| CliError::Usage(format!("--max-length: {e}")))?;
     write_choices(
         &records,
         gold,

@@ -64,10 +64,16 @@ pub struct DiversityArgs {
     /// WordNet 3.0 database directory.
     #[arg(long, value_name = "DIR", default_value = figlang_metrics::text::wordnet::DEFAULT_WORDNET_DIR)]
     pub wordnet: PathBuf,
-    /// Lesk's tie rule: `3.4.5` (largest synset name; the paper's numbers) or `current` (first
-    /// sense, NLTK 3.5 and later).
+    /// NLTK release to follow. Lesk's tie rule: `3.4.5` (largest synset name, NLTK up to
+    /// 3.9.1; the paper's numbers) or `current` (first sense, NLTK 3.9.2 and later); with
+    /// `--tokenize treebank`, also that release's `word_tokenize` (3.4.5 or 3.10.4).
     #[arg(long, default_value = "3.4.5", value_parser = ["3.4.5", "current"])]
     pub nltk: String,
+    /// Lesk's context: the headline's `whitespace` tokens, or NLTK's `treebank` word tokens
+    /// (`word_tokenize`: Punkt, then the Treebank tokenizer) of the headline with the candidate
+    /// in place of the focus token.
+    #[arg(long, default_value = "whitespace", value_parser = ["whitespace", "treebank"])]
+    pub tokenize: String,
     /// Similarity threshold (LCH; a finite number of at least 0).
     #[arg(long, default_value_t = newsmet::LCH_THRESHOLD, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]
     pub threshold: f64,
@@ -85,8 +91,9 @@ pub struct EvalArgs {
     /// A second system's (or annotator's) predictions: McNemar and Cohen's kappa.
     #[arg(long, value_name = "FILE")]
     pub pred2: Option<PathBuf>,
-    /// More prediction files: Fleiss' kappa over --pred, --pred2 and these.
-    #[arg(long, value_name = "FILE", requires = "pred2")]
+    /// More prediction files: Fleiss' kappa over --pred, --pred2 and these (`--pred-more A B`
+    /// or `--pred-more A --pred-more B`).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "pred2")]
     pub pred_more: Vec<PathBuf>,
     /// Score only the gold rows of a *_goldplus.csv file (default: every row).
     #[arg(long)]
@@ -209,17 +216,25 @@ fn families(a: &FamiliesArgs) -> Result<serde_json::Value, CliError> {
 }
 
 fn diversity(a: &DiversityArgs, out: &mut dyn Write) -> Result<bool, CliError> {
+    use figlang_metrics::text::tokenize::NltkTokenizer;
     use figlang_metrics::text::wordnet::WordNet;
     use figlang_metrics::text::wordnet_sim::LeskTies;
     let wn = WordNet::open(&a.wordnet).map_err(|e| CliError::Usage(format!("--wordnet: {e}")))?;
-    let ties = if a.nltk == "current" {
-        LeskTies::First
-    } else {
-        LeskTies::LargestName
+    let current = a.nltk == "current";
+    let cfg = newsmet::DiversityConfig {
+        threshold: a.threshold,
+        ties: if current {
+            LeskTies::First
+        } else {
+            LeskTies::LargestName
+        },
+        tokens: match (a.tokenize.as_str(), current) {
+            ("treebank", true) => newsmet::HeadlineTokens::Nltk(NltkTokenizer::Current),
+            ("treebank", false) => newsmet::HeadlineTokens::Nltk(NltkTokenizer::V345),
+            _ => newsmet::HeadlineTokens::Whitespace,
+        },
     };
-    each_record(&a.input, out, |line| {
-        diversity_record(&wn, line, a.threshold, ties)
-    })
+    each_record(&a.input, out, |line| diversity_record(&wn, line, &cfg))
 }
 
 /// Answers every line of a JSONL input with one output line: `record`'s object with the
@@ -258,8 +273,7 @@ fn each_record(
 fn diversity_record(
     wn: &figlang_metrics::text::wordnet::WordNet,
     line: &str,
-    threshold: f64,
-    ties: figlang_metrics::text::wordnet_sim::LeskTies,
+    cfg: &newsmet::DiversityConfig,
 ) -> Result<serde_json::Value, String> {
     let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let headline = v["headline"].as_str().ok_or("no \"headline\" string")?;
@@ -278,8 +292,7 @@ fn diversity_record(
         .iter()
         .map(|c| c.as_str().ok_or("a candidate is not a string"))
         .collect::<Result<_, _>>()?;
-    let r = newsmet::diversity(wn, &tokens, focus, &cands, threshold, ties)
-        .map_err(|e| e.to_string())?;
+    let r = newsmet::diversity_with(wn, &tokens, focus, &cands, cfg).map_err(|e| e.to_string())?;
     Ok(serde_json::to_value(&r).unwrap_or_default())
 }
 

@@ -33,10 +33,10 @@ pub struct SynsetId {
 /// How [`WordNet::lesk_with`] breaks ties between senses with the same overlap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LeskTies {
-    /// The first in `synsets` order: `max(synsets, key=...)`, NLTK 3.5 and later.
+    /// The first in `synsets` order: `max(synsets, key=...)`, NLTK 3.9.2 and later.
     #[default]
     First,
-    /// The largest synset name: NLTK up to 3.4.5 took `max((overlap, synset) ...)`, and synsets
+    /// The largest synset name: NLTK up to 3.9.1 took `max((overlap, synset) ...)`, and synsets
     /// compare by name. NewsMet's diversity numbers follow it.
     LargestName,
 }
@@ -194,7 +194,7 @@ impl WordNet {
     /// NLTK's simplified Lesk (`nltk.wsd.lesk(context, word, pos)`): among the word's synsets
     /// (of part of speech `pos` when given), the one whose definition, split on whitespace,
     /// shares the most tokens with the context (case-sensitive), ties going to the first (NLTK
-    /// 3.5 and later); `None` when the word has no synset.
+    /// 3.9.2 and later); `None` when the word has no synset.
     pub fn lesk(&self, context: &[&str], word: &str, pos: Option<char>) -> Option<SynsetId> {
         self.lesk_with(context, word, pos, LeskTies::First)
     }
@@ -260,20 +260,34 @@ impl WordNet {
         if a == b {
             return Some(0);
         }
-        let (da, db) = (self.ancestor_distances(a), self.ancestor_distances(b));
-        let mut best = da
-            .iter()
-            .filter_map(|(s, x)| db.get(s).map(|y| x + y))
-            .min();
-        if simulate_root {
-            // Each side reaches the fake root one step beyond its farthest ancestor.
-            let root = da.values().max().copied().unwrap_or(0)
-                + 1
-                + db.values().max().copied().unwrap_or(0)
-                + 1;
-            best = Some(best.map_or(root, |b| b.min(root)));
+        path_distance(&self.ancestors(a), &self.ancestors(b), simulate_root)
+    }
+
+    /// `s`'s ancestors with their shortest distances, for callers that compare the same
+    /// synsets many times ([`WordNet::lch_similarity_of`]).
+    pub fn ancestors(&self, s: SynsetId) -> Ancestors {
+        let mut dist: Vec<(SynsetId, usize)> = self.ancestor_distances(s).into_iter().collect();
+        dist.sort_unstable();
+        Ancestors { synset: s, dist }
+    }
+
+    /// [`WordNet::lch_similarity`] from the two synsets' [`Ancestors`]: the same value, without
+    /// walking the hypernym graph again.
+    pub fn lch_similarity_of(&self, a: &Ancestors, b: &Ancestors) -> Option<f64> {
+        if a.synset.pos != b.synset.pos {
+            return None;
         }
-        best
+        let need_root = a.synset.pos != 'n';
+        let depth = self.max_depth(a.synset.pos) + usize::from(need_root);
+        let distance = if a.synset == b.synset {
+            0
+        } else {
+            path_distance(a, b, need_root)?
+        };
+        if depth == 0 {
+            return None;
+        }
+        Some(-((distance as f64 + 1.0) / (2.0 * depth as f64)).ln())
     }
 
     /// The longest hypernym path of any synset of the file of `pos` (NLTK's
@@ -329,14 +343,49 @@ impl WordNet {
         if a.pos != b.pos {
             return None;
         }
-        let need_root = a.pos != 'n';
-        let depth = self.max_depth(a.pos) + usize::from(need_root);
-        let distance = self.shortest_path_distance(a, b, need_root)?;
-        if depth == 0 {
-            return None;
-        }
-        Some(-((distance as f64 + 1.0) / (2.0 * depth as f64)).ln())
+        self.lch_similarity_of(&self.ancestors(a), &self.ancestors(b))
     }
+}
+
+/// A synset's ancestors (itself at distance 0) with their shortest hypernym distances, sorted
+/// by synset: [`WordNet::ancestors`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ancestors {
+    synset: SynsetId,
+    dist: Vec<(SynsetId, usize)>,
+}
+
+impl Ancestors {
+    /// The synset whose ancestors these are.
+    pub fn synset(&self) -> SynsetId {
+        self.synset
+    }
+}
+
+/// The shortest path through a common ancestor (a merge of the two sorted lists), with NLTK's
+/// simulated root when asked.
+fn path_distance(a: &Ancestors, b: &Ancestors, simulate_root: bool) -> Option<usize> {
+    let (x, y) = (&a.dist, &b.dist);
+    let (mut i, mut j, mut best) = (0, 0, None::<usize>);
+    while i < x.len() && j < y.len() {
+        match x[i].0.cmp(&y[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let d = x[i].1 + y[j].1;
+                best = Some(best.map_or(d, |b| b.min(d)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if simulate_root {
+        // Each side reaches the fake root one step beyond its farthest ancestor.
+        let far = |v: &[(SynsetId, usize)]| v.iter().map(|&(_, d)| d).max().unwrap_or(0);
+        let root = far(x) + 1 + far(y) + 1;
+        best = Some(best.map_or(root, |b| b.min(root)));
+    }
+    best
 }
 
 #[cfg(test)]

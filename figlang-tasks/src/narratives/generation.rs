@@ -11,6 +11,9 @@
 //!   non-empty `.`-segment (stripped), cut before `?`, `" i "` -> `" I "`, Python's
 //!   `capitalize()`, and `======` removed. The released script's last trimming heuristic
 //!   (NLTK `words` and `wordfreq` lookups) is not reproduced.
+//!
+//! Each record also carries what the cut threw away: the decoded generation before the
+//! post-processing (`raw_predictions`) and its token ids (`token_ids`).
 
 use hauser_nli::{CausalLm, GenerateConfig};
 use serde::Serialize;
@@ -32,6 +35,11 @@ pub struct PredictionRecord {
     pub gold: Vec<String>,
     /// The generated continuations.
     pub predictions: Vec<String>,
+    /// Each continuation as decoded, before the cut (special tokens kept for the plain decoder,
+    /// skipped for the knowledge decoder, as each decodes them).
+    pub raw_predictions: Vec<String>,
+    /// Each continuation's new token ids (the end-of-text token included when it stopped).
+    pub token_ids: Vec<Vec<u32>>,
 }
 
 /// Distinct narratives in first-appearance order, with the correct options of their rows
@@ -114,7 +122,8 @@ pub fn generate(
 ) -> TaskResult<Vec<PredictionRecord>> {
     let enc = lm.text_encoder();
     let narratives = distinct_narratives(split);
-    let texts = if knowledge {
+    // (raw decoded text, its ids) per narrative, and how each decoder cuts it.
+    let (generated, skip_special, post): (_, bool, fn(&str) -> String) = if knowledge {
         let mut groups = Vec::with_capacity(narratives.len());
         for (item, _) in &narratives {
             let prompts = knowledge_prompts(item);
@@ -135,29 +144,32 @@ pub fn generate(
             stop_at_eos: false,
             ..*cfg
         };
-        lm.generate_ensemble(&groups, &cfg)?
-            .iter()
-            .map(|g| Ok(postprocess_knowledge(&enc.decode(&g.ids, true)?)))
-            .collect::<TaskResult<Vec<_>>>()?
+        (
+            lm.generate_ensemble(&groups, &cfg)?,
+            true,
+            postprocess_knowledge,
+        )
     } else {
         let prompts = narratives
             .iter()
             .map(|(item, _)| enc.encode_plain(&prompt(&item.narrative)))
             .collect::<Result<Vec<_>, _>>()?;
-        lm.generate(&prompts, cfg)?
-            .iter()
-            .map(|g| Ok(postprocess_plain(&enc.decode(&g.ids, false)?)))
-            .collect::<TaskResult<Vec<_>>>()?
+        (lm.generate(&prompts, cfg)?, false, postprocess_plain)
     };
-    Ok(narratives
+    narratives
         .into_iter()
-        .zip(texts)
-        .map(|((item, gold), text)| PredictionRecord {
-            input: item.narrative.clone(),
-            gold,
-            predictions: vec![text],
+        .zip(generated)
+        .map(|((item, gold), g)| {
+            let raw = enc.decode(&g.ids, skip_special)?;
+            Ok(PredictionRecord {
+                input: item.narrative.clone(),
+                gold,
+                predictions: vec![post(&raw)],
+                raw_predictions: vec![raw],
+                token_ids: vec![g.ids],
+            })
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use figlang_metrics::text::wordnet::WordNet;
 use hauser_nli::{MaskedLm, SequenceClassifier};
 use serde::Serialize;
 
-use super::focus::{letters, FocusVerb};
+use super::focus::{focus_word, FocusVerb};
 use crate::error::{TaskError, TaskResult};
 
 /// Fillers taken from the masked LM (the paper's 200).
@@ -330,7 +330,7 @@ fn split(
 }
 
 /// A focus verb named by the input: a whitespace-token index, or a word matched against the
-/// tokens' letters (case-insensitively, first match).
+/// tokens' words ([`focus_word`], case-insensitively, first match).
 pub fn given_focus(headline: &str, focus: &serde_json::Value) -> Result<FocusVerb, String> {
     let tokens: Vec<&str> = headline.split_whitespace().collect();
     match focus {
@@ -347,17 +347,17 @@ pub fn given_focus(headline: &str, focus: &serde_json::Value) -> Result<FocusVer
                 })?;
             Ok(FocusVerb {
                 token: i,
-                word: letters(tokens[i]),
+                word: focus_word(tokens[i]),
             })
         }
         serde_json::Value::String(w) => {
-            let want = letters(w).to_lowercase();
+            let want = focus_word(w).to_lowercase();
             tokens
                 .iter()
-                .position(|t| letters(t).to_lowercase() == want && !want.is_empty())
+                .position(|t| focus_word(t).to_lowercase() == want && !want.is_empty())
                 .map(|i| FocusVerb {
                     token: i,
-                    word: letters(tokens[i]),
+                    word: focus_word(tokens[i]),
                 })
                 .ok_or_else(|| format!("focus {w:?} is not a word of the headline"))
         }
@@ -429,5 +429,28 @@ mod tests {
         assert!(given_focus(h, &serde_json::json!(5)).is_err());
         assert!(given_focus(h, &serde_json::json!("rise")).is_err());
         assert!(given_focus(h, &serde_json::json!(null)).is_err());
+    }
+
+    #[test]
+    fn a_focus_token_with_an_apostrophe_or_a_hyphen_is_masked_whole() {
+        // Its letters alone ("Trumps") are not in the token: that was an error record.
+        let h = "\u{2018}Trump's\u{2019} aides de-registered voters";
+        let f = given_focus(h, &serde_json::json!(0)).unwrap();
+        assert_eq!(f, focus(0, "Trump's"));
+        let (m, n) = mask_headline(h, &f, Masking::Token, "[MASK]").unwrap();
+        assert_eq!(
+            (m.as_str(), n),
+            ("\u{2018}[MASK]\u{2019} aides de-registered voters", 1)
+        );
+        let f = given_focus(h, &serde_json::json!(2)).unwrap();
+        assert_eq!(f.word, "de-registered");
+        let (m, _) = mask_headline(h, &f, Masking::Token, "[MASK]").unwrap();
+        assert_eq!(m, "\u{2018}Trump's\u{2019} aides [MASK] voters");
+        assert_eq!(
+            given_focus(h, &serde_json::json!("trump's")).unwrap().token,
+            0
+        );
+        assert_eq!(focus_word("2020"), "");
+        assert_eq!(focus_word("\u{2018}Says,\u{2019}"), "Says");
     }
 }

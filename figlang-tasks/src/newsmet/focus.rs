@@ -3,7 +3,7 @@
 //! The authors took spaCy's dependency root (`row['ROOT']` in `github_candidates.ipynb`, cell
 //! 10). This crate has no parser, so [`find_focus_verb`] ranks the headline's words that
 //! WordNet knows as verbs by cues a parser would also use (docs/TASKS.md gives the rule and its
-//! agreement with the released families: 505 of 711, 71.0%).
+//! agreement with the released families: 508 of 711, 71.4%).
 
 use figlang_metrics::text::wordnet::WordNet;
 use serde::Serialize;
@@ -61,22 +61,33 @@ const BEFORE_NOUN: &[&str] = &[
 /// A candidate's cues in [`find_focus_verb`]'s order (larger is better).
 type Rank = (bool, bool, bool, bool, bool, std::cmp::Reverse<usize>);
 
-/// A headline's focus verb: the whitespace token it is in and the word (its letters).
+/// A headline's focus verb: the whitespace token it is in and the word.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FocusVerb {
     /// Index of the whitespace token.
     pub token: usize,
-    /// The token's letters (`Says,` gives `Says`).
+    /// The token's word ([`focus_word`]: `Says,` gives `Says`, `Trump's` stays `Trump's`).
     pub word: String,
 }
 
-/// A token's letters, what the rule and the masking look at.
-pub fn letters(token: &str) -> String {
-    token.chars().filter(|c| c.is_alphabetic()).collect()
+/// A token's word, what the rule looks up and the masking replaces: the token from its first
+/// letter to its last, punctuation inside kept (`Says,` gives `Says`, `‘Win’` gives `Win`,
+/// `Trump's` gives `Trump's`, `de-registered` stays whole), so that it is always a substring of
+/// the token. Empty when the token has no letter.
+pub fn focus_word(token: &str) -> String {
+    let Some(start) = token.find(char::is_alphabetic) else {
+        return String::new();
+    };
+    let end = token
+        .char_indices()
+        .filter(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(start, |(i, c)| i + c.len_utf8());
+    token[start..end].to_string()
 }
 
 /// The focus verb by the crate's rule, `None` when no word of the headline is a verb
-/// candidate. Candidates are the whitespace tokens whose letters are not an auxiliary or
+/// candidate. Candidates are the whitespace tokens whose word ([`focus_word`]) is not an auxiliary or
 /// function word and have a verb synset in WordNet (NLTK's `synsets(word, 'v')`, morphy
 /// included). The best candidate is the first by, in order:
 /// 1. not right after a determiner or a number ("the Rolls", "4 States");
@@ -99,7 +110,7 @@ pub fn find_focus_verb(wn: &WordNet, headline: &str) -> Option<FocusVerb> {
     };
     let mut best: Option<(Rank, usize)> = None;
     for (i, t) in tokens.iter().enumerate() {
-        let word = letters(t);
+        let word = focus_word(t);
         let lower = word.to_lowercase();
         if lower.is_empty() || NOT_FOCUS.contains(&lower.as_str()) {
             continue;
@@ -128,6 +139,6 @@ pub fn find_focus_verb(wn: &WordNet, headline: &str) -> Option<FocusVerb> {
     }
     best.map(|(_, i)| FocusVerb {
         token: i,
-        word: letters(tokens[i]),
+        word: focus_word(tokens[i]),
     })
 }

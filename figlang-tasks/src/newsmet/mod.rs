@@ -18,7 +18,9 @@ pub use candidates::{
 };
 pub use data::{csv_column, parse_csv, parse_labels, Headline, SampleType};
 pub use detection::{compare, evaluate, fleiss, ClassScores, DetectionReport, PairReport};
-pub use diversity::{diversity, DiversityReport, LCH_THRESHOLD};
+pub use diversity::{
+    diversity, diversity_with, DiversityConfig, DiversityReport, HeadlineTokens, LCH_THRESHOLD,
+};
 pub use families::{families, Family, FamilyStats};
 pub use focus::{find_focus_verb, FocusVerb};
 pub use metaphoricity::{metaphoricity, similarity, Metaphoricity};

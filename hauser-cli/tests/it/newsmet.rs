@@ -148,7 +148,7 @@ fn wordnet_diversity_answers_every_line() {
     assert_eq!(recs[0]["diversity"], 4);
     assert!(recs[1]["error"].as_str().unwrap().starts_with("-:2:"));
     assert_eq!(recs[2]["senses"][1], serde_json::Value::Null);
-    // NLTK 3.5+'s tie rule changes the senses.
+    // NLTK 3.9.2+'s tie rule changes the senses.
     let out = crate::common::run_stdin(
         &[
             "newsmet",
@@ -270,4 +270,46 @@ fn wordnet_candidates_answer_every_line() {
         .as_str()
         .unwrap()
         .contains("not a token index"));
+}
+
+/// `--pred-more` takes several files after one flag (as docs/TASKS.md shows it) and repeated
+/// flags alike; a second file after one flag used to be refused as an unexpected argument.
+#[test]
+fn eval_pred_more_takes_several_files_or_repeated_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.csv");
+    std::fs::write(&data, "Text,label\nA,1\nB,0\nC,1\nD,0\n").unwrap();
+    let mut preds = Vec::new();
+    for (i, p) in [
+        "1\n0\n1\n0\n",
+        "1\n1\n1\n0\n",
+        "0\n0\n1\n0\n",
+        "1\n0\n0\n0\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("p{i}.txt"));
+        std::fs::write(&path, p).unwrap();
+        preds.push(path.to_str().unwrap().to_string());
+    }
+    let d = data.to_str().unwrap();
+    let base = [
+        "newsmet", "eval", "--data", d, "--pred", &preds[0], "--pred2", &preds[1],
+    ];
+    let several = run(&[&base[..], &["--pred-more", &preds[2], &preds[3]]].concat());
+    assert!(
+        several.status.success(),
+        "{}",
+        String::from_utf8_lossy(&several.stderr)
+    );
+    let repeated = run(&[
+        &base[..],
+        &["--pred-more", &preds[2], "--pred-more", &preds[3]],
+    ]
+    .concat());
+    assert!(repeated.status.success());
+    let (a, b) = (&json_lines(&several)[0], &json_lines(&repeated)[0]);
+    assert_eq!(a["raters"], 4);
+    assert_eq!(a["fleiss_kappa"], b["fleiss_kappa"]);
 }

@@ -201,3 +201,61 @@ fn wordnet_release_families_diversity_equals_nltk() {
     let differ = got.iter().zip(&want).filter(|(a, b)| a != b).count();
     assert_eq!(differ, 0, "{differ} of 711 families differ from NLTK");
 }
+
+/// The released families as `hauser newsmet diversity` input (as tools/newsmet_diversity_ref.py
+/// builds them), one JSON line each.
+fn release_families_jsonl() -> String {
+    let mut input = String::new();
+    for split in ["train", "val", "test"] {
+        let path = shared_data(&format!("newsmet/{split}_goldplus.csv"));
+        let rows =
+            figlang_tasks::newsmet::parse_csv(&std::fs::read_to_string(&path).unwrap(), &path)
+                .unwrap();
+        for f in figlang_tasks::newsmet::families(&rows).unwrap() {
+            let cands: Vec<&str> = f
+                .children
+                .iter()
+                .map(|&c| rows[c].text.split_whitespace().nth(f.token).unwrap())
+                .collect();
+            let rec = serde_json::json!({"headline": rows[f.parent].text, "focus": f.token, "candidates": cands});
+            input.push_str(&format!("{rec}\n"));
+        }
+    }
+    input
+}
+
+/// `--tokenize treebank` gives Lesk NLTK's word tokens: on the released families it changes
+/// the diversity of 2 (whitespace tokens keep punctuation such as `Oscar?` glued to words).
+#[test]
+#[ignore = "needs ../shared/data and WordNet"]
+fn wordnet_release_families_treebank_tokens_change_two_diversities() {
+    let wordnet = crate::common::wordnet_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fam.jsonl");
+    std::fs::write(&file, release_families_jsonl()).unwrap();
+    let counts = |tokenize: &str| -> Vec<u64> {
+        let out = run(&[
+            "newsmet",
+            "diversity",
+            "-i",
+            file.to_str().unwrap(),
+            "--wordnet",
+            wordnet.to_str().unwrap(),
+            "--tokenize",
+            tokenize,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_lines(&out)
+            .iter()
+            .map(|r| r["diversity"].as_u64().unwrap())
+            .collect()
+    };
+    let (ws, tb) = (counts("whitespace"), counts("treebank"));
+    assert_eq!((ws.len(), tb.len()), (711, 711));
+    let differ = ws.iter().zip(&tb).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 2);
+}
