@@ -80,8 +80,7 @@ pub fn focus_word(token: &str) -> String {
     };
     let end = token
         .char_indices()
-        .filter(|(_, c)| c.is_alphabetic())
-        .last()
+        .rfind(|(_, c)| c.is_alphabetic())
         .map_or(start, |(i, c)| i + c.len_utf8());
     token[start..end].to_string()
 }
