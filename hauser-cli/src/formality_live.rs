@@ -24,6 +24,7 @@ use hauser_nli::{Embedder, LoadOptions, ModelSource};
 use crate::error::CliError;
 use crate::files;
 use crate::formality::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+use crate::neural_metric::{baseline_error, read_baseline};
 
 /// A live value agrees with a released one within this (the columns carry 4 decimals).
 pub const AGREE: f64 = 1e-4;
@@ -56,18 +57,21 @@ fn text_scorer(name: &'static str, options: TextMetricOptions) -> Result<Scorer,
 
 fn bertscore_scorer(args: &LiveArgs, spec: &str) -> Result<Scorer, CliError> {
     let id = spec.split('@').next().unwrap_or(spec).to_string();
-    let embedder = Embedder::load(&ModelSource::parse(spec), &LoadOptions::default())?;
+    // Checked whole before the slow model load.
+    let baseline_text = match &args.bertscore_baseline {
+        Some(path) => Some((path, read_baseline(path)?)),
+        None => None,
+    };
     let layer = default_layer(&id);
-    let baseline = match &args.bertscore_baseline {
-        Some(path) => {
+    let embedder = Embedder::load(&ModelSource::parse(spec), &LoadOptions::default())?;
+    let baseline = match baseline_text {
+        Some((path, text)) => {
             let l = layer.ok_or_else(|| {
                 CliError::Usage(format!(
                     "no default BERTScore layer for {id}; use a known model id"
                 ))
             })?;
-            let text = files::read_to_string(path)?;
-            let b = Baseline::parse(&text, l)
-                .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
+            let b = Baseline::parse(&text, l).map_err(|e| baseline_error(path, e))?;
             Some((path.display().to_string(), b))
         }
         None => None,
