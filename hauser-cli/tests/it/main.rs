@@ -21,6 +21,7 @@ mod metric_wmd;
 mod models;
 mod narratives;
 mod newsmet;
+mod resources;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod formality_command;
