@@ -22,7 +22,6 @@ use figlang_metrics::text::{metric_by_name, TextMetricOptions};
 use hauser_nli::{Embedder, LoadOptions, ModelSource};
 
 use crate::error::CliError;
-use crate::files;
 use crate::formality::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
 use crate::neural_metric::{baseline_error, read_baseline};
 

@@ -86,12 +86,12 @@ impl WordNet {
         let lexnames = wordnet_check::lexname_count(dir)?;
         let names = |prefix: &str| POS.map(|(_, suffix)| format!("{prefix}.{suffix}"));
         let (data_names, index_names) = (names("data"), names("index"));
-        let data_refs = [0, 1, 2, 3].map(|p| data_names[p].as_str());
+        let data_refs = data_names.each_ref().map(String::as_str);
         let mut checked = wordnet_check::Checked::default();
         let mut data: [Vec<u8>; 4] = Default::default();
-        for p in 0..POS.len() {
-            data[p] = read(dir, &data_names[p])?;
-            checked.data_file(&dir.join(&data_names[p]), &data[p], p, lexnames)?;
+        for (p, (bytes, name)) in data.iter_mut().zip(&data_names).enumerate() {
+            *bytes = read(dir, name)?;
+            checked.data_file(&dir.join(name), bytes, p, lexnames)?;
         }
         checked.check_pointers(dir, data_refs)?;
         let mut index: HashMap<String, [Vec<usize>; 4]> = HashMap::new();
@@ -130,7 +130,7 @@ impl WordNet {
                 if t.len() < 4 {
                     return Err(bad("too few fields"));
                 }
-                if t[1] != letter.to_string() {
+                if t[1].len() != 1 || !t[1].starts_with(*letter) {
                     return Err(bad(&format!("part of speech {:?} in {name}", t[1])));
                 }
                 let n_synsets: usize = t[2].parse().map_err(|_| bad("bad synset count"))?;

@@ -111,7 +111,7 @@ fn parse_synset(
         ));
     }
     let lex = next("lexicographer file")?;
-    if lex.parse::<usize>().map_or(true, |l| l >= lexnames) {
+    if !lex.parse::<usize>().is_ok_and(|l| l < lexnames) {
         return Err(format!(
             "lexicographer file {lex:?} is not a number below {lexnames}"
         ));
@@ -146,9 +146,10 @@ fn parse_synset(
         let target = next(&what)?;
         let tpos = next(&what)?;
         let source_target = next(&what)?;
-        let target = (target.len() == 8)
-            .then(|| target.parse::<usize>().ok())
-            .flatten()
+        let target = target
+            .parse::<usize>()
+            .ok()
+            .filter(|_| target.len() == 8)
             .ok_or(format!(
                 "{what}: target {target:?} is not an 8-digit offset"
             ))?;
