@@ -13,8 +13,8 @@ use clap::Args;
 use serde_json::json;
 
 use figlang_metrics::neural::{
-    default_layer, Baseline, BertScore, BertScoreOptions, Bleurt, BosMode, Comet, Perplexity,
-    StyleStrength,
+    default_layer, Baseline, BaselineError, BertScore, BertScoreOptions, Bleurt, BosMode, Comet,
+    Perplexity, StyleStrength,
 };
 use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
@@ -109,8 +109,9 @@ pub fn load_bertscore(
 ) -> Result<BertScore, CliError> {
     let source = ModelSource::parse(spec);
     let id = spec.split('@').next().unwrap_or(spec).to_string();
-    let baseline_text = match baseline {
-        Some(path) => Some((path, files::read_to_string(path)?)),
+    // The whole file is checked before the slow model load; the layer's row is taken after.
+    let baseline_rows = match baseline {
+        Some(path) => Some((path, read_baseline(path)?)),
         None => None,
     };
     let embedder = Embedder::load(&source, opts)?;
@@ -126,11 +127,10 @@ pub fn load_bertscore(
     if layer.is_none() {
         return Err(no_layer());
     }
-    let baseline = match baseline_text {
+    let baseline = match baseline_rows {
         Some((path, text)) => {
             let l = layer.ok_or_else(no_layer)?;
-            let b = Baseline::parse(&text, l)
-                .map_err(|m| CliError::Usage(format!("{}: {m}", path.display())))?;
+            let b = Baseline::parse(&text, l).map_err(|e| baseline_error(path, e))?;
             Some((path.display().to_string(), b))
         }
         None => None,
@@ -143,6 +143,25 @@ pub fn load_bertscore(
         ..options
     };
     Ok(BertScore::new(embedder, &id, options)?)
+}
+
+/// Reads a BERTScore baseline file and checks every row (`Baseline::parse_all`).
+///
+/// # Errors
+/// An unreadable file; a malformed one as [`CliError::Input`] with its line.
+pub fn read_baseline(path: &Path) -> Result<String, CliError> {
+    let text = files::read_to_string(path)?;
+    Baseline::parse_all(&text).map_err(|e| baseline_error(path, e))?;
+    Ok(text)
+}
+
+/// A baseline file's error with its path and line.
+pub fn baseline_error(path: &Path, e: BaselineError) -> CliError {
+    CliError::Input {
+        path: path.to_path_buf(),
+        line: e.line,
+        message: format!("BERTScore baseline: {}", e.message),
+    }
 }
 
 /// Parses `--flip` ranges into a per-line flag (`true` = towards the label).

@@ -23,7 +23,7 @@ impl MultipleChoice {
     /// misshapen head weights (`*.pooler.dense`, `classifier` with one output), named with
     /// the model.
     pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
-        let (model, vb) = TransformerModel::load(source, opts, "multiple choice")?;
+        let (model, vb, ledger) = TransformerModel::load(source, opts, "multiple choice")?;
         let name = source.name();
         let head = match model.arch.choice_head(&vb, &model.config) {
             Some(Ok(h)) => h,
@@ -43,6 +43,7 @@ impl MultipleChoice {
                 })
             }
         };
+        model.check_weights(&ledger, "multiple-choice model", "", &[])?;
         Ok(Self {
             inner: SequenceClassifier::with_head(model, head, vec!["choice".into()]),
         })

@@ -45,7 +45,7 @@ impl SequenceClassifier {
     /// Missing files, an unsupported architecture, or missing/misshapen head weights, named
     /// with the model.
     pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
-        let (model, vb) = TransformerModel::load(source, opts, "sequence classification")?;
+        let (model, vb, ledger) = TransformerModel::load(source, opts, "sequence classification")?;
         let name = source.name();
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
@@ -54,6 +54,15 @@ impl SequenceClassifier {
         };
         let n = num_labels(&model.raw_config);
         let head = model.arch.head(&vb, &model.config, n).map_err(werr)?;
+        model.check_weights(
+            &ledger,
+            "sequence classifier",
+            "",
+            &[(
+                "*pooler.*",
+                "a pooler the head does not use (RoBERTa's and DistilBERT's heads take the first token's state; transformers builds no pooler for them)",
+            )],
+        )?;
         let labels = model.config.labels(n);
         Ok(Self {
             model,

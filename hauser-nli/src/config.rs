@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::arch::ops::ACTIVATIONS;
 use crate::error::{NliError, Result};
 
 /// The largest size a config field may hold (2^31 - 1, i.e. `i32::MAX`, as tensor dimensions
@@ -55,6 +56,72 @@ pub struct ModelConfig {
     pub architectures: Vec<String>,
 }
 
+/// Sizes every supported architecture needs, under each name transformers gives them: a
+/// missing one would read as 0 and surface later as a shape error naming a tensor instead of
+/// the key.
+const REQUIRED: [(&str, &[&str]); 5] = [
+    ("hidden_size", &["hidden_size", "dim", "n_embd"]),
+    (
+        "num_hidden_layers",
+        &["num_hidden_layers", "n_layers", "n_layer"],
+    ),
+    (
+        "num_attention_heads",
+        &["num_attention_heads", "n_heads", "n_head"],
+    ),
+    (
+        "max_position_embeddings",
+        &["max_position_embeddings", "n_positions"],
+    ),
+    ("vocab_size", &["vocab_size"]),
+];
+
+/// Keys naming an activation, with the names each may hold besides [`ACTIVATIONS`]
+/// (DeBERTa's pooler also takes `tanh`).
+const ACTIVATION_KEYS: [(&str, &[&str]); 4] = [
+    ("hidden_act", &[]),
+    ("activation", &[]),
+    ("activation_function", &[]),
+    ("pooler_hidden_act", &["tanh"]),
+];
+
+/// Missing sizes and unknown activation names, named by their key.
+fn check_keys(raw: &serde_json::Value) -> std::result::Result<(), String> {
+    for (field, names) in REQUIRED {
+        match names.iter().find_map(|n| raw.get(*n).map(|v| (*n, v))) {
+            None => {
+                return Err(format!(
+                    "{field} is missing (looked for {})",
+                    names.join(", ")
+                ))
+            }
+            Some((key, v)) if v.as_u64() == Some(0) => {
+                return Err(format!("{key} is 0"));
+            }
+            Some(_) => {}
+        }
+    }
+    for (key, extra) in ACTIVATION_KEYS {
+        let Some(v) = raw.get(key) else { continue };
+        // DistilBERT's `activation` and GPT-2's `activation_function` are the only spellings
+        // of those models; null means transformers' default.
+        if v.is_null() {
+            continue;
+        }
+        let known = v
+            .as_str()
+            .is_some_and(|a| ACTIVATIONS.contains(&a) || extra.contains(&a));
+        if !known {
+            return Err(format!(
+                "{key} = {v} is not an activation this crate runs (known: {}{})",
+                ACTIVATIONS.join(", "),
+                extra.iter().map(|e| format!(", {e}")).collect::<String>()
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl ModelConfig {
     /// Reads and parses `config.json`.
     ///
@@ -77,6 +144,7 @@ impl ModelConfig {
         if cfg.model_type.is_empty() {
             return Err(bad("no model_type".into()));
         }
+        check_keys(&raw).map_err(bad)?;
         // Sizes multiply each other into buffer lengths; a value no real model has is refused
         // here rather than overflowing (or asking for terabytes) later.
         let sizes = [

@@ -31,12 +31,26 @@ pub struct Embedder {
 }
 
 impl Embedder {
-    /// Loads any supported encoder (task heads, if present, are ignored).
+    /// Loads any supported encoder (task heads, if present, are ignored; every tensor of the
+    /// base model but its pooler must be used, or the load fails naming it).
     ///
     /// # Errors
     /// Missing files, an unsupported architecture or bad weights, named with the model.
     pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
-        let (model, _) = TransformerModel::load(source, opts, "embeddings")?;
+        let (model, _, ledger) = TransformerModel::load(source, opts, "embeddings")?;
+        // Like transformers' AutoModel, the base model only: a task head's tensors (outside
+        // the base-model prefix) are not read, and neither is the pooler, which the hidden
+        // states do not go through. Every other tensor of the base model must be used.
+        let scope = model.base_scope();
+        model.check_weights(
+            &ledger,
+            "encoder",
+            &scope,
+            &[(
+                "*pooler.*",
+                "the pooler: hidden states do not go through it",
+            )],
+        )?;
         Ok(Self { model })
     }
 

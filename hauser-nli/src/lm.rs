@@ -14,7 +14,7 @@ use crate::model::LoadOptions;
 use crate::packed::{all_finite, PackedCausalLm, PackedError};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
-use crate::weights::{narrowed, open_weights, WeightsAt};
+use crate::weights::{narrowed, open_tracked, WeightsAt, BUFFERS};
 
 /// Log-likelihood of one input.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +90,7 @@ impl CausalLm {
             message,
         })?;
         let (device, dtype) = opts.device.open(&name, opts.precision)?;
-        let (vb, weights) = open_weights(source, &WeightsAt::Model, dtype, &device)?;
+        let (vb, weights, ledger) = open_tracked(source, &WeightsAt::Model, dtype, &device)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
             path: weights.clone(),
@@ -112,6 +112,28 @@ impl CausalLm {
             |b| gpt2::modules(b, &cfg),
         )
         .map_err(werr)?;
+        // transformers' GPT2LMHeadModel ignores these too (`_keys_to_ignore_on_load_*`).
+        ledger.check(
+            &name,
+            &weights,
+            "causal LM",
+            "",
+            &[
+                BUFFERS[0],
+                (
+                    "*.attn.bias",
+                    "the causal mask buffer of older checkpoints, rebuilt at run time",
+                ),
+                (
+                    "*.attn.masked_bias",
+                    "the masking constant buffer of older checkpoints",
+                ),
+                (
+                    "lm_head.weight",
+                    "tied to the token embeddings (wte): the same tensor, read once",
+                ),
+            ],
+        )?;
         let max_len = cfg.positions;
         let text = TextEncoder::load_with(source, gpt2::SPEC.bpe_specials, max_len)?;
         Ok(Self {

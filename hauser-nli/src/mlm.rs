@@ -53,7 +53,8 @@ impl MaskedLm {
     /// Missing files, an architecture without a masked-LM head here, missing head weights,
     /// or a tokenizer without a mask token, named with the model.
     pub fn load(source: &ModelSource, opts: &LoadOptions) -> Result<Self> {
-        let (mut model, vb) = TransformerModel::load(source, opts, "masked language modelling")?;
+        let (mut model, vb, ledger) =
+            TransformerModel::load(source, opts, "masked language modelling")?;
         let name = source.name();
         let head = match model.arch.mlm_head(&vb, &model.config) {
             Some(h) => h.map_err(|e| NliError::Weights {
@@ -70,6 +71,33 @@ impl MaskedLm {
                 })
             }
         };
+        model.check_weights(
+            &ledger,
+            "masked-LM model",
+            "",
+            &[
+                (
+                    "*pooler.*",
+                    "a pooler: transformers' *ForMaskedLM builds none (add_pooling_layer=False)",
+                ),
+                (
+                    "cls.seq_relationship.*",
+                    "BertForPreTraining's next-sentence head, which BertForMaskedLM has not",
+                ),
+                (
+                    "*decoder.weight",
+                    "tied to the word embeddings: the same tensor, read once",
+                ),
+                (
+                    "*decoder.bias",
+                    "tied to the head's bias: the same tensor, read once",
+                ),
+                (
+                    "sop_classifier.*",
+                    "AlbertForPreTraining's sentence-order head, which AlbertForMaskedLM has not",
+                ),
+            ],
+        )?;
         let named = special_token(source, "mask_token")?;
         let mask_token = named
             .into_iter()

@@ -14,7 +14,7 @@ use crate::error::{infer_err, NliError, Result};
 use crate::packed::PackedEncoder;
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
-use crate::weights::{narrowed, open_weights, WeightsAt};
+use crate::weights::{narrowed, open_tracked, KnownUnused, Ledger, WeightsAt, BUFFERS};
 
 /// How a model is loaded and run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,6 +46,8 @@ pub struct TransformerModel {
     pub(crate) device: Device,
     pub(crate) batching: Batching,
     pub(crate) weights: PathBuf,
+    /// The base-model prefix of the checkpoint's tensor names (`bert`, `roberta`...).
+    pub(crate) base_prefix: Option<&'static str>,
 }
 
 impl std::fmt::Debug for TransformerModel {
@@ -59,12 +61,14 @@ impl std::fmt::Debug for TransformerModel {
 }
 
 impl TransformerModel {
-    /// Loads the encoder of `source`; returns the model and the root var builder (for heads).
+    /// Loads the encoder of `source`; returns the model, the root var builder (for heads) and
+    /// the ledger of the tensors read, which the caller checks with [`Self::check_weights`]
+    /// once its head is loaded.
     pub(crate) fn load(
         source: &ModelSource,
         opts: &LoadOptions,
         usage: &'static str,
-    ) -> Result<(Self, VarBuilder<'static>)> {
+    ) -> Result<(Self, VarBuilder<'static>, Ledger)> {
         Self::load_from(source, &WeightsAt::Model, opts, usage)
     }
 
@@ -74,7 +78,7 @@ impl TransformerModel {
         at: &WeightsAt,
         opts: &LoadOptions,
         usage: &'static str,
-    ) -> Result<(Self, VarBuilder<'static>)> {
+    ) -> Result<(Self, VarBuilder<'static>, Ledger)> {
         let name = source.name();
         let cfg_path = source.required("config.json")?;
         let (config, raw_config) = ModelConfig::load(&name, &cfg_path)?;
@@ -89,12 +93,12 @@ impl TransformerModel {
             });
         };
         // A bad config is a config error, not a weights error.
-        let arch = arch.map_err(|e| NliError::Config {
+        let mut arch = arch.map_err(|e| NliError::Config {
             model: name.clone(),
             path: cfg_path.clone(),
             message: e.to_string(),
         })?;
-        let (vb, weights) = open_weights(source, at, dtype, &device)?;
+        let (vb, weights, ledger) = open_tracked(source, at, dtype, &device)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
             path: weights.clone(),
@@ -103,6 +107,7 @@ impl TransformerModel {
         let spec = arch.kind().spec();
         let prefix = spec.base_prefix(&vb);
         let base = narrowed(&vb, prefix);
+        arch.adopt_weights(&base, &config);
         let handle = WeightsHandle {
             source: source.clone(),
             at: at.clone(),
@@ -143,9 +148,30 @@ impl TransformerModel {
                 device,
                 batching: opts.batching,
                 weights,
+                base_prefix: prefix,
             },
             vb,
+            ledger,
         ))
+    }
+
+    /// Fails naming every tensor of the checkpoint under `scope` that the load did not read
+    /// (`what` names the model and head in the message): [`BUFFERS`] and `known` list those
+    /// the reference ignores as well, each with its reason.
+    pub(crate) fn check_weights(
+        &self,
+        ledger: &Ledger,
+        what: &str,
+        scope: &str,
+        known: &[KnownUnused],
+    ) -> Result<()> {
+        let all: Vec<KnownUnused> = BUFFERS.iter().chain(known).copied().collect();
+        ledger.check(&self.source.name(), &self.weights, what, scope, &all)
+    }
+
+    /// The base-model prefix with its dot (`roberta.`), or `""` for a bare base model.
+    pub(crate) fn base_scope(&self) -> String {
+        self.base_prefix.map_or(String::new(), |p| format!("{p}."))
     }
 
     /// The model's source.

@@ -6,8 +6,9 @@
 use hauser_core::Signature;
 use hauser_nli::Embedder;
 
+use crate::neural::baseline::Baseline;
 use crate::neural::error::{NeuralError, NeuralResult};
-use crate::neural::greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
+use crate::neural::greedy::{greedy_match, token_weights, Idf, Prf, Side};
 
 /// `bert_score`'s default layer for common models (its `model2layers` table), plus
 /// all-MiniLM-L6-v2 (see the entry).

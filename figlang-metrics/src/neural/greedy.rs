@@ -157,60 +157,6 @@ fn weighted_mean(values: &[f32], weights: &[f64]) -> f64 {
         .sum()
 }
 
-/// Baseline values of one layer, for rescaling `(x - b) / (1 - b)`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Baseline {
-    /// Baseline precision.
-    pub precision: f64,
-    /// Baseline recall.
-    pub recall: f64,
-    /// Baseline F1.
-    pub f1: f64,
-}
-
-impl Baseline {
-    /// Reads the row of `layer` from a baseline file in `bert_score`'s format (comma-separated,
-    /// header `LAYER,P,R,F`, one row per layer starting at layer 0).
-    ///
-    /// # Errors
-    /// A message when the file is malformed or has no row for `layer`.
-    pub fn parse(text: &str, layer: usize) -> Result<Self, String> {
-        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-        let header = lines.next().ok_or("empty baseline file")?;
-        let cols: Vec<&str> = header.split(',').map(str::trim).collect();
-        if cols.len() != 4 {
-            return Err(format!("expected header LAYER,P,R,F, got {header:?}"));
-        }
-        let row = lines
-            .nth(layer)
-            .ok_or_else(|| format!("baseline file has no row for layer {layer}"))?;
-        let values: Vec<f64> = row
-            .split(',')
-            .skip(1)
-            .map(|v| v.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("bad number in baseline row {row:?}: {e}"))?;
-        let [precision, recall, f1] = values[..] else {
-            return Err(format!("expected 4 columns in baseline row {row:?}"));
-        };
-        Ok(Self {
-            precision,
-            recall,
-            f1,
-        })
-    }
-
-    /// Rescales a score.
-    pub fn rescale(&self, s: Prf) -> Prf {
-        let r = |x: f64, b: f64| (x - b) / (1.0 - b);
-        Prf {
-            precision: r(s.precision, self.precision),
-            recall: r(s.recall, self.recall),
-            f1: r(s.f1, self.f1),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,19 +207,5 @@ mod tests {
         assert_eq!(idf.weight(1), 0.0);
         assert!((idf.weight(99) - 3.0f64.ln()).abs() < 1e-15);
         assert_eq!(token_weights(&[1, 7, 2], None, 1, 2), vec![0.0, 1.0, 0.0]);
-    }
-
-    #[test]
-    fn baseline_rows_and_rescaling() {
-        let text = "LAYER,P,R,F\n0,0.1,0.2,0.3\n1,0.5,0.5,0.5\n";
-        let b = Baseline::parse(text, 1).unwrap();
-        let s = b.rescale(Prf {
-            precision: 0.75,
-            recall: 1.0,
-            f1: 0.5,
-        });
-        assert_eq!((s.precision, s.recall, s.f1), (0.5, 1.0, 0.0));
-        assert!(Baseline::parse(text, 2).is_err());
-        assert!(Baseline::parse("LAYER,P\n0,1\n", 0).is_err());
     }
 }

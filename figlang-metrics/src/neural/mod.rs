@@ -13,6 +13,7 @@
 //! # Ok::<(), figlang_metrics::neural::NeuralError>(())
 //! ```
 
+mod baseline;
 mod bertscore;
 mod bleurt;
 mod comet;
@@ -22,12 +23,13 @@ mod perplexity;
 mod scorers;
 mod style;
 
+pub use baseline::{Baseline, BaselineError};
 pub use bertscore::{
     default_layer, default_prefix_space, BertScore, BertScoreOptions, DEFAULT_LAYERS,
 };
 pub use bleurt::Bleurt;
 pub use comet::Comet;
 pub use error::{NeuralError, NeuralResult};
-pub use greedy::{greedy_match, token_weights, Baseline, Idf, Prf, Side};
+pub use greedy::{greedy_match, token_weights, Idf, Prf, Side};
 pub use perplexity::{BosMode, Perplexity, PerplexityScores};
 pub use style::StyleStrength;

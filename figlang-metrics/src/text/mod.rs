@@ -41,6 +41,7 @@ mod ter_tokenize;
 pub mod tokenize;
 pub mod treebank_legacy;
 pub mod wordnet;
+mod wordnet_check;
 pub mod wordnet_sim;
 
 pub use error::MetricError;

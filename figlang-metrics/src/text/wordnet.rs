@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::error::MetricError;
+use super::wordnet_check;
 
 /// Where Debian's `wordnet-base` installs the database.
 pub const DEFAULT_WORDNET_DIR: &str = "/usr/share/wordnet";
@@ -63,11 +64,17 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>, MetricError> {
 }
 
 impl WordNet {
-    /// Loads the database from `dir` (a WordNet 3.0 `dict` directory).
+    /// Loads the database from `dir` (a WordNet 3.0 `dict` directory) and checks it whole:
+    /// every synset line of the data files, every pointer, every index entry and exception
+    /// line (see `wordnet_check`), so that a truncated or damaged database is refused rather
+    /// than read as words without senses.
     ///
     /// # Errors
-    /// [`MetricError::WordNetMissing`] when the directory or one of its files is missing;
-    /// [`MetricError::Data`] for a malformed index line.
+    /// [`MetricError::WordNetMissing`] when the directory or one of its files (`index.*`,
+    /// `data.*`, `*.exc`) is missing; [`MetricError::Data`] with the file and line for a
+    /// malformed line, an offset past the end of a data file or not at a synset line, a file
+    /// that ends inside a line or holds no entry, a word missing from the index, or a damaged
+    /// `lexnames` (optional: Debian's `wordnet-base` has none).
     pub fn open(dir: impl AsRef<Path>) -> Result<Self, MetricError> {
         let dir = dir.as_ref();
         if !dir.is_dir() {
@@ -76,44 +83,100 @@ impl WordNet {
                 reason: "no such directory".into(),
             });
         }
+        let lexnames = wordnet_check::lexname_count(dir)?;
+        let names = |prefix: &str| POS.map(|(_, suffix)| format!("{prefix}.{suffix}"));
+        let (data_names, index_names) = (names("data"), names("index"));
+        let data_refs = data_names.each_ref().map(String::as_str);
+        let mut checked = wordnet_check::Checked::default();
+        let mut data: [Vec<u8>; 4] = Default::default();
+        for (p, (bytes, name)) in data.iter_mut().zip(&data_names).enumerate() {
+            *bytes = read(dir, name)?;
+            checked.data_file(&dir.join(name), bytes, p, lexnames)?;
+        }
+        checked.check_pointers(dir, data_refs)?;
         let mut index: HashMap<String, [Vec<usize>; 4]> = HashMap::new();
         let mut exceptions: [HashMap<String, Vec<String>>; 4] = Default::default();
-        let mut data: [Vec<u8>; 4] = Default::default();
-        for (p, (_, suffix)) in POS.iter().enumerate() {
-            let name = format!("index.{suffix}");
-            let text = String::from_utf8_lossy(&read(dir, &name)?).into_owned();
+        for (p, (letter, suffix)) in POS.iter().enumerate() {
+            let name = &index_names[p];
+            let path = dir.join(name);
+            let bytes = read(dir, name)?;
+            let bad = |line: usize, m: &str| MetricError::Data {
+                source_name: path.display().to_string(),
+                line,
+                message: m.to_string(),
+            };
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                let line = bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                bad(line, "not UTF-8")
+            })?;
+            if !text.is_empty() && !text.ends_with('\n') {
+                return Err(bad(
+                    text.lines().count(),
+                    "the file ends inside a line (no final newline): truncated?",
+                ));
+            }
+            let mut entries = 0;
             for (i, line) in text.lines().enumerate() {
                 if line.starts_with(' ') {
                     continue;
                 }
-                let bad = |m: &str| MetricError::Data {
-                    source_name: name.clone(),
-                    line: i + 1,
-                    message: m.to_string(),
-                };
+                let bad = |m: &str| bad(i + 1, m);
+                // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt offsets...
                 let t: Vec<&str> = line.split_whitespace().collect();
                 if t.len() < 4 {
                     return Err(bad("too few fields"));
                 }
+                if t[1].len() != 1 || !t[1].starts_with(*letter) {
+                    return Err(bad(&format!("part of speech {:?} in {name}", t[1])));
+                }
                 let n_synsets: usize = t[2].parse().map_err(|_| bad("bad synset count"))?;
                 let n_pointers: usize = t[3].parse().map_err(|_| bad("bad pointer count"))?;
                 let start = 4 + n_pointers + 2;
-                let offsets: Vec<usize> = t
-                    .get(start..start + n_synsets)
-                    .ok_or_else(|| bad("missing synset offsets"))?
+                // NLTK asserts that sense_cnt repeats synset_cnt.
+                if t.get(4 + n_pointers).and_then(|c| c.parse::<usize>().ok()) != Some(n_synsets) {
+                    return Err(bad("the sense count differs from the synset count"));
+                }
+                if t.len() != start + n_synsets {
+                    return Err(bad(&format!(
+                        "{} synset offsets where the line announces {n_synsets}",
+                        t.len().saturating_sub(start)
+                    )));
+                }
+                let offsets: Vec<usize> = t[start..]
                     .iter()
-                    .map(|o| o.parse().map_err(|_| bad("bad offset")))
+                    .map(|o| o.parse().map_err(|_| bad(&format!("bad offset {o:?}"))))
                     .collect::<Result<_, _>>()?;
+                checked.check_index_entry(&path, i + 1, p, &data_names[p], t[0], &offsets)?;
                 index.entry(t[0].to_string()).or_default()[p] = offsets;
+                entries += 1;
             }
-            let exc = String::from_utf8_lossy(&read(dir, &format!("{suffix}.exc"))?).into_owned();
-            for line in exc.lines() {
+            if entries == 0 {
+                return Err(bad(1, "no entry in the file (empty or truncated)"));
+            }
+            let exc_name = format!("{suffix}.exc");
+            let exc = String::from_utf8_lossy(&read(dir, &exc_name)?).into_owned();
+            for (i, line) in exc.lines().enumerate() {
                 let mut terms = line.split_whitespace();
-                if let Some(head) = terms.next() {
-                    exceptions[p].insert(head.to_string(), terms.map(str::to_string).collect());
+                let head = terms.next();
+                let bases: Vec<String> = terms.map(str::to_string).collect();
+                match head {
+                    Some(head) if !bases.is_empty() => {
+                        exceptions[p].insert(head.to_string(), bases);
+                    }
+                    _ => {
+                        return Err(MetricError::Data {
+                            source_name: dir.join(&exc_name).display().to_string(),
+                            line: i + 1,
+                            message: format!("expected `inflected base...`, got {line:?}"),
+                        })
+                    }
                 }
             }
-            data[p] = read(dir, &format!("data.{suffix}"))?;
+            checked.check_words(dir, p, &data_names[p], name, &index)?;
         }
         Ok(Self {
             dir: dir.to_path_buf(),

@@ -16,6 +16,10 @@
 //!
 //! Where gensim would crash on a malformed line (a vector of the wrong length, a word that is not
 //! UTF-8), this store returns a [`VectorError`] naming the file and the line or byte offset.
+//! It also refuses what gensim would read without a word but which makes every distance
+//! meaningless: a file with no vector at all (every WMD would be `inf`) and a component that
+//! is NaN or infinite, in the file or after rounding to `f32` (every WMD touching that word
+//! would be NaN).
 //! Memory: one `f32` matrix of exactly the words kept, reserved after checking the size against
 //! [`hauser_core::limits`] (and, for a binary file, against what the file can hold), plus one
 //! hash-map entry per word.
@@ -222,6 +226,16 @@ impl WordVectors {
                 count,
                 format == VectorFormat::GloveText,
             )?,
+        }
+        if v.is_empty() {
+            let message = match limit {
+                Some(0) => "a limit of 0 words keeps no vector".to_string(),
+                _ if format == VectorFormat::GloveText => {
+                    "no word vectors: the file is empty".to_string()
+                }
+                _ => format!("no word vectors: the header announces {count} words"),
+            };
+            return Err(r.bad(format!("line {}", r.line.max(1)), message));
         }
         v.data.shrink_to_fit();
         Ok(v)
@@ -491,8 +505,15 @@ impl Reader<'_> {
                 }
                 Err(e) => return Err(self.io(e)),
             }
-            for (x, b) in vector.iter_mut().zip(bytes.chunks_exact(4)) {
+            let at = self.offset - bytes.len() as u64;
+            for (i, (x, b)) in vector.iter_mut().zip(bytes.chunks_exact(4)).enumerate() {
                 *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                if !x.is_finite() {
+                    return Err(self.bad(
+                        format!("byte {}", at + 4 * i as u64),
+                        format!("component {} of {text:?} is {x}", i + 1),
+                    ));
+                }
             }
             v.push(text, &vector);
         }
@@ -535,7 +556,22 @@ impl Reader<'_> {
                         format!("{p:?} is not a number"),
                     )
                 })?;
-                vector.push(x as f32);
+                let x = x as f32;
+                if !x.is_finite() {
+                    let what = if x.is_nan() {
+                        "NaN".to_string()
+                    } else {
+                        format!("{x} (as f32)")
+                    };
+                    return Err(self.bad(
+                        format!("line {}", self.line),
+                        format!(
+                            "component {} of {word:?} is {what}: {p:?}",
+                            vector.len() + 1
+                        ),
+                    ));
+                }
+                vector.push(x);
             }
             if glove && v.dim == 0 {
                 if vector.is_empty() {

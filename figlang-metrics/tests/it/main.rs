@@ -15,6 +15,8 @@ mod golden_wmd;
 mod golden_wordnet_sim;
 mod neural_parity;
 mod neural_scorers;
+mod resource_validation;
+mod wordnet_validation;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod formality_repro;

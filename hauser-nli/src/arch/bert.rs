@@ -110,8 +110,13 @@ pub(crate) fn group_of(i: usize, depth: usize, count: usize) -> usize {
     (i as f64 / (depth as f64 / count as f64)) as usize
 }
 
-/// The layout of a BERT (`roberta: false`) or RoBERTa-family checkpoint.
-pub(crate) fn layout(cfg: &ModelConfig, roberta: bool) -> Layout {
+/// BLEURT's projection of the embeddings to the hidden size (bleurt-pytorch's
+/// `BleurtEncoder.embedding_projection`), relative to the base model.
+pub(crate) const BLEURT_PROJECTION: &str = "encoder.embedding_projection";
+
+/// The layout of a BERT (`roberta: false`) or RoBERTa-family checkpoint; `projection` is
+/// BLEURT's embedding width when its embeddings are projected to the hidden size.
+pub(crate) fn layout(cfg: &ModelConfig, roberta: bool, projection: Option<usize>) -> Layout {
     Layout {
         names: &BERT_NAMES,
         eps: cfg.layer_norm_eps.unwrap_or(1e-12),
@@ -122,7 +127,10 @@ pub(crate) fn layout(cfg: &ModelConfig, roberta: bool) -> Layout {
         } else {
             0
         },
-        factorised: None,
+        factorised: projection.map(|width| Factorised {
+            width,
+            projection: BLEURT_PROJECTION,
+        }),
         groups: None,
     }
 }

@@ -85,6 +85,10 @@ pub(crate) enum Arch {
     /// BERT, or the RoBERTa family (positions start after the padding index).
     Bert {
         roberta: bool,
+        /// BLEURT's embedding width, projected to the hidden size by
+        /// `encoder.embedding_projection` when the checkpoint has one (see
+        /// [`Arch::adopt_weights`]).
+        projection: Option<usize>,
     },
     DistilBert,
     Albert(AlbertSettings),
@@ -107,17 +111,37 @@ impl Arch {
         raw: &serde_json::Value,
     ) -> Option<std::result::Result<Self, serde_json::Error>> {
         Some(match Kind::of(model_type)? {
-            Kind::Bert => match raw.get("embedding_size").and_then(|e| e.as_u64()) {
-                // BLEURT-20's RemBERT-style factorised embeddings (a projection to the hidden
-                // size) are not BERT's layout.
-                Some(e) if Some(e) != raw.get("hidden_size").and_then(|h| h.as_u64()) => {
-                    Err(serde::de::Error::custom(format!(
-                        "embedding_size {e} differs from hidden_size: factorised embeddings (BLEURT-20) are not supported"
-                    )))
+            Kind::Bert => {
+                let hidden = raw.get("hidden_size").and_then(|h| h.as_u64());
+                match raw.get("embedding_size").and_then(|e| e.as_u64()) {
+                    // bleurt-pytorch builds `encoder.embedding_projection` whenever
+                    // `embedding_size` is set (also to the hidden size) and applies it after
+                    // the embeddings, so it must then be in the weights.
+                    Some(e) if model_type == "bleurt" => {
+                        if e as usize > MAX_CONFIG_SIZE {
+                            Err(serde::de::Error::custom(format!(
+                                "embedding_size = {e} is larger than any model this crate can run"
+                            )))
+                        } else {
+                            Ok(Arch::Bert {
+                                roberta: false,
+                                projection: Some(e as usize),
+                            })
+                        }
+                    }
+                    Some(e) if Some(e) != hidden => Err(serde::de::Error::custom(format!(
+                        "embedding_size {e} differs from hidden_size: factorised embeddings are supported for model_type bleurt only"
+                    ))),
+                    _ => Ok(Arch::Bert {
+                        roberta: false,
+                        projection: None,
+                    }),
                 }
-                _ => Ok(Arch::Bert { roberta: false }),
-            },
-            Kind::Roberta => Ok(Arch::Bert { roberta: true }),
+            }
+            Kind::Roberta => Ok(Arch::Bert {
+                roberta: true,
+                projection: None,
+            }),
             Kind::DistilBert => Ok(Arch::DistilBert),
             Kind::Albert => serde_json::from_value::<AlbertSettings>(raw.clone()).and_then(|s| {
                 if s.embedding_size > MAX_CONFIG_SIZE {
@@ -138,11 +162,30 @@ impl Arch {
         })
     }
 
+    /// Settles what `config.json` leaves to the weights (`base`, narrowed to the base-model
+    /// prefix): bleurt-pytorch builds `encoder.embedding_projection` whenever the checkpoint
+    /// has one, also when its embedding size equals the hidden size, and applies it to the
+    /// embeddings' output; so is it here.
+    pub(crate) fn adopt_weights(&mut self, base: &VarBuilder<'static>, config: &ModelConfig) {
+        if let Arch::Bert {
+            roberta: false,
+            projection,
+        } = self
+        {
+            if projection.is_none()
+                && config.model_type == "bleurt"
+                && base.contains_tensor(&format!("{}.weight", bert::BLEURT_PROJECTION))
+            {
+                *projection = Some(config.hidden_size);
+            }
+        }
+    }
+
     /// Which architecture this is.
     pub(crate) fn kind(&self) -> Kind {
         match self {
-            Arch::Bert { roberta: false } => Kind::Bert,
-            Arch::Bert { roberta: true } => Kind::Roberta,
+            Arch::Bert { roberta: false, .. } => Kind::Bert,
+            Arch::Bert { roberta: true, .. } => Kind::Roberta,
             Arch::DistilBert => Kind::DistilBert,
             Arch::Albert(_) => Kind::Albert,
             Arch::DebertaV1(_) => Kind::DebertaV1,
@@ -153,7 +196,10 @@ impl Arch {
     /// The BERT layout (names, norms, segments, positions) of the BERT-layout encoders.
     fn bert_layout(&self, config: &ModelConfig) -> Option<Layout> {
         match self {
-            Arch::Bert { roberta } => Some(bert::layout(config, *roberta)),
+            Arch::Bert {
+                roberta,
+                projection,
+            } => Some(bert::layout(config, *roberta, *projection)),
             Arch::DistilBert => Some(distilbert::layout()),
             Arch::Albert(s) => Some(albert::layout(config, s)),
             Arch::DebertaV1(_) | Arch::DebertaV2(_) => None,
@@ -168,10 +214,13 @@ impl Arch {
     ) -> candle_core::Result<Backbone> {
         let base = base.clone();
         Ok(match self {
-            Arch::Bert { roberta } => Backbone::Bert(BertEncoder::load(
+            Arch::Bert {
+                roberta,
+                projection,
+            } => Backbone::Bert(BertEncoder::load(
                 base,
                 config,
-                &bert::layout(config, *roberta),
+                &bert::layout(config, *roberta, *projection),
             )?),
             Arch::DistilBert => {
                 Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
@@ -208,7 +257,7 @@ impl Arch {
         labels: usize,
     ) -> candle_core::Result<Box<dyn ClassifierHead>> {
         Ok(match self {
-            Arch::Bert { roberta } => Box::new(bert::head(vb, config, labels, *roberta)?),
+            Arch::Bert { roberta, .. } => Box::new(bert::head(vb, config, labels, *roberta)?),
             Arch::DistilBert => Box::new(distilbert::head(vb, config, labels)?),
             Arch::Albert(_) => Box::new(albert::head(vb, config, labels)?),
             Arch::DebertaV1(c) => Box::new(deberta_v1::head(vb, config, c, labels)?),
@@ -224,7 +273,7 @@ impl Arch {
         config: &ModelConfig,
     ) -> Option<candle_core::Result<Box<dyn ClassifierHead>>> {
         match self {
-            Arch::Bert { roberta } => Some(
+            Arch::Bert { roberta, .. } => Some(
                 bert::choice_head(vb, config, *roberta)
                     .map(|h| Box::new(h) as Box<dyn ClassifierHead>),
             ),
@@ -240,8 +289,8 @@ impl Arch {
         config: &ModelConfig,
     ) -> Option<candle_core::Result<mlm::MlmHead>> {
         let (names, width) = match self {
-            Arch::Bert { roberta: false } => (&mlm::BERT, config.hidden_size),
-            Arch::Bert { roberta: true } => (&mlm::ROBERTA, config.hidden_size),
+            Arch::Bert { roberta: false, .. } => (&mlm::BERT, config.hidden_size),
+            Arch::Bert { roberta: true, .. } => (&mlm::ROBERTA, config.hidden_size),
             Arch::Albert(s) => (&mlm::ALBERT, s.embedding_size),
             _ => return None,
         };

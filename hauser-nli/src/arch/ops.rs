@@ -3,7 +3,21 @@
 use candle_core::{DType, Module, Result, Tensor};
 use candle_nn::{Activation, Linear};
 
-/// Maps a transformers activation name to candle's (`gelu`, exact, when absent or unknown).
+/// The transformers activation names (`ACT2FN` keys) the encoders here run; `config.json`
+/// naming any other is refused when it is read (`ModelConfig::load`).
+pub(crate) const ACTIVATIONS: &[&str] = &[
+    "gelu",
+    "gelu_new",
+    "gelu_pytorch_tanh",
+    "gelu_fast",
+    "relu",
+    "silu",
+    "swish",
+];
+
+/// Maps a transformers activation name to candle's (`gelu`, exact, when absent, as
+/// transformers' default). Names outside [`ACTIVATIONS`] never get here: the config loader
+/// refuses them.
 pub(crate) fn activation(name: Option<&str>) -> Activation {
     match name.unwrap_or("gelu") {
         "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast" => Activation::NewGelu,

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
-use candle_nn::VarBuilder;
 
 pub use hparams::{CometClass, CometHparams, LayerChoice, LayerTransform, Pooling};
 
@@ -17,7 +16,7 @@ use crate::config::ModelConfig;
 use crate::error::{NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
 use crate::source::ModelSource;
-use crate::weights::WeightsAt;
+use crate::weights::{open_tracked, WeightsAt, BUFFERS};
 
 /// Sentences embedded per call of the encoder: bounds the per-token states held at once.
 const CHUNK: usize = 1024;
@@ -125,7 +124,8 @@ impl CometModel {
             key: "state_dict",
             prefix: "encoder.model",
         };
-        let (encoder, _) = TransformerModel::load_from(&source, &at, &enc_opts, "COMET encoder")?;
+        let (encoder, _, ledger) =
+            TransformerModel::load_from(&source, &at, &enc_opts, "COMET encoder")?;
         let (device, _) = opts.device.open(&name, opts.precision)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),
@@ -133,9 +133,12 @@ impl CometModel {
             message: e.to_string(),
         };
         // The head is small: it runs in f32 whatever the encoder's precision.
-        let vb =
-            VarBuilder::from_pth_with_state(&ckpt, candle_core::DType::F32, "state_dict", &device)
-                .map_err(werr)?;
+        let whole = WeightsAt::Checkpoint {
+            path: ckpt.clone(),
+            key: "state_dict",
+            prefix: "",
+        };
+        let (vb, _, head_ledger) = open_tracked(&source, &whole, candle_core::DType::F32, &device)?;
         let states = encoder.exposed_layers();
         let (mix, layer) = match hparams.layer {
             LayerChoice::Mix => {
@@ -180,6 +183,25 @@ impl CometModel {
             final_act,
         )
         .map_err(werr)?;
+        ledger.absorb(&head_ledger);
+        ledger.check(
+            &name,
+            &ckpt,
+            "COMET model",
+            "",
+            &[
+                BUFFERS[0],
+                BUFFERS[1],
+                (
+                    "layerwise_attention.dropout_*",
+                    "the layer-dropout buffers of COMET's LayerwiseAttention, used in training only",
+                ),
+                (
+                    "encoder.model.pooler.*",
+                    "the encoder's pooler: COMET reads hidden states, never the pooled output",
+                ),
+            ],
+        )?;
         Ok(Self {
             dir: dir.to_path_buf(),
             hparams,

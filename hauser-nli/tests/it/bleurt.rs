@@ -78,7 +78,7 @@ fn bleurt_tokenisation_and_truncation_match() {
 }
 
 #[test]
-fn factorised_embeddings_are_refused_with_a_reason() {
+fn an_embedding_size_the_weights_do_not_have_is_refused_naming_the_tensor() {
     let dir = tempfile::tempdir().unwrap();
     for f in ["model.safetensors", "vocab.txt", "tokenizer_config.json"] {
         std::fs::copy(fixture("bleurt").join(f), dir.path().join(f)).unwrap();
@@ -88,5 +88,10 @@ fn factorised_embeddings_are_refused_with_a_reason() {
     std::fs::write(dir.path().join("config.json"), cfg).unwrap();
     let err = SequenceClassifier::load(&ModelSource::Dir(dir.path().to_path_buf()), &opts(4))
         .unwrap_err();
-    assert!(err.to_string().contains("embedding_size 16"), "{err}");
+    // bleurt-pytorch would build 16-wide embeddings and a projection: neither is in the weights.
+    assert!(
+        err.to_string()
+            .contains("bleurt.embeddings.word_embeddings.weight, expected: [200, 16]"),
+        "{err}"
+    );
 }

@@ -16,3 +16,4 @@ mod packed_cpu;
 mod packed_random;
 mod parity;
 mod scorers;
+mod strict_loading;
