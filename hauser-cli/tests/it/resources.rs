@@ -129,12 +129,15 @@ fn edited(dir: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> Path
     to
 }
 
+/// An edit of a model's config.json.
+type ConfigEdit = dyn Fn(&mut serde_json::Value);
+
 #[test]
 fn off_spec_models_are_refused_naming_the_tensor_or_key() {
     let dir = tempfile::tempdir().expect("tempdir");
     let input = write(dir.path(), "in.txt", b"the cat sat\n");
     let input = input.to_str().expect("UTF-8");
-    let cases: [(&str, &dyn Fn(&mut serde_json::Value), &str); 3] = [
+    let cases: [(&str, &ConfigEdit, &str); 3] = [
         // Fewer layers than the weights: the last layer's tensors are unused.
         (
             "bert",

@@ -72,18 +72,15 @@ fn err_of<T: std::fmt::Debug>(r: Result<T, NliError>) -> String {
 }
 
 /// Every loader, on every fixture it takes.
-fn loaders() -> Vec<(
-    &'static str,
-    &'static str,
-    fn(&Path) -> Result<(), NliError>,
-)> {
-    let embed: fn(&Path) -> Result<(), NliError> = |d| Embedder::load(&src(d), &opts(2)).map(drop);
-    let classify: fn(&Path) -> Result<(), NliError> =
-        |d| SequenceClassifier::load(&src(d), &opts(2)).map(drop);
-    let mlm: fn(&Path) -> Result<(), NliError> = |d| MaskedLm::load(&src(d), &opts(2)).map(drop);
-    let choice: fn(&Path) -> Result<(), NliError> =
-        |d| MultipleChoice::load(&src(d), &opts(2)).map(drop);
-    let lm: fn(&Path) -> Result<(), NliError> = |d| CausalLm::load(&src(d), &opts(2)).map(drop);
+/// A loader run on a model directory.
+type Load = fn(&Path) -> Result<(), NliError>;
+
+fn loaders() -> Vec<(&'static str, &'static str, Load)> {
+    let embed: Load = |d| Embedder::load(&src(d), &opts(2)).map(drop);
+    let classify: Load = |d| SequenceClassifier::load(&src(d), &opts(2)).map(drop);
+    let mlm: Load = |d| MaskedLm::load(&src(d), &opts(2)).map(drop);
+    let choice: Load = |d| MultipleChoice::load(&src(d), &opts(2)).map(drop);
+    let lm: Load = |d| CausalLm::load(&src(d), &opts(2)).map(drop);
     let mut out = Vec::new();
     for e in ENCODERS.iter().chain(&["bleurt"]) {
         out.push((*e, "embedder", embed));
