@@ -97,9 +97,10 @@ impl WordNet {
                 }
                 let n_synsets: usize = t[2].parse().map_err(|_| bad("bad synset count"))?;
                 let n_pointers: usize = t[3].parse().map_err(|_| bad("bad pointer count"))?;
-                let start = 4 + n_pointers + 2;
+                // The counts are the file's: a huge one must not overflow (it fails below).
+                let start = n_pointers.saturating_add(6);
                 let offsets: Vec<usize> = t
-                    .get(start..start + n_synsets)
+                    .get(start..start.saturating_add(n_synsets))
                     .ok_or_else(|| bad("missing synset offsets"))?
                     .iter()
                     .map(|o| o.parse().map_err(|_| bad("bad offset")))
