@@ -616,8 +616,8 @@ pub fn word_vectors(data: &[u8]) {
     }
     for a in &first {
         for b in &last {
-            // A zero vector, or one whose squares underflow, has no direction: NaN or inf, as
-            // in gensim (the commands write null).
+            // A zero vector, or one whose squares underflow in f32, has no direction: NaN or
+            // inf (the commands write null).
             if let Some(s) = figlang_tasks::newsmet::similarity(&v, a, b) {
                 assert!(
                     !s.is_finite() || s.abs() <= 1.0 + 1e-5,
