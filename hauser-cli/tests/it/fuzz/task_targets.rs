@@ -387,9 +387,18 @@ pub fn comet_hparams(data: &[u8]) {
     }
 }
 
-/// WordNet synsets of the small database: (part of speech, words, pointers (symbol, index of
-/// the target), gloss). Verbs form two hypernym trees, so that LCH similarity has paths.
-const SYNSETS: &[(char, &[&str], &[(&str, usize)], &str)] = &[
+/// A synset of the small database: part of speech, words, pointers (symbol, index of the
+/// target in `SYNSETS`), gloss.
+type Synset = (
+    char,
+    &'static [&'static str],
+    &'static [(&'static str, usize)],
+    &'static str,
+);
+
+/// The synsets of the small database. Verbs form two hypernym trees, so that LCH similarity
+/// has paths.
+const SYNSETS: &[Synset] = &[
     ('n', &["entity"], &[], "that which exists"),
     (
         'n',
