@@ -135,12 +135,16 @@ impl WordNet {
                 }
                 let n_synsets: usize = t[2].parse().map_err(|_| bad("bad synset count"))?;
                 let n_pointers: usize = t[3].parse().map_err(|_| bad("bad pointer count"))?;
-                let start = 4 + n_pointers + 2;
+                // The counts are the file's: a huge one must not overflow (it fails below).
+                let start = n_pointers.saturating_add(6);
                 // NLTK asserts that sense_cnt repeats synset_cnt.
-                if t.get(4 + n_pointers).and_then(|c| c.parse::<usize>().ok()) != Some(n_synsets) {
+                if t.get(n_pointers.saturating_add(4))
+                    .and_then(|c| c.parse::<usize>().ok())
+                    != Some(n_synsets)
+                {
                     return Err(bad("the sense count differs from the synset count"));
                 }
-                if t.len() != start + n_synsets {
+                if t.len() != start.saturating_add(n_synsets) {
                     return Err(bad(&format!(
                         "{} synset offsets where the line announces {n_synsets}",
                         t.len().saturating_sub(start)

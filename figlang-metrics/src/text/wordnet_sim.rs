@@ -66,13 +66,15 @@ fn parse(line: &str) -> Option<Parsed<'_>> {
     let _lex = t.next()?;
     let pos = t.next()?.chars().next()?;
     let n = usize::from_str_radix(t.next()?, 16).ok()?;
-    let mut lemmas = Vec::with_capacity(n);
+    // The counts are the file's: nothing is reserved for them, a corrupt one ends the parse
+    // at the last field.
+    let mut lemmas = Vec::new();
     for _ in 0..n {
         lemmas.push(strip_syntactic_marker(t.next()?));
         t.next()?;
     }
     let p: usize = t.next()?.parse().ok()?;
-    let mut pointers = Vec::with_capacity(p);
+    let mut pointers = Vec::new();
     for _ in 0..p {
         let sym = t.next()?;
         let offset = t.next()?.parse().ok()?;

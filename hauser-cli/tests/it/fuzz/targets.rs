@@ -26,11 +26,18 @@ use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat, MAX_LINE_BYTE
 use hauser_kb::naive::ScanKb;
 use hauser_kb::{Kb, KbBuilder, Normalizer};
 
+// The task harnesses' files (issue 29), in a file of their own.
+#[path = "task_targets.rs"]
+mod task_targets;
+pub use task_targets::{
+    comet_hparams, narratives_data, newsmet_csv, newsmet_jsonl, prediction_files, wordnet,
+};
+
 /// A target's body: the fuzzer's bytes in, a panic on failure.
 pub type Target = fn(&[u8]);
 
 /// Every target, by the name of its fuzz binary and seed folder.
-pub const TARGETS: [(&str, Target); 10] = [
+pub const TARGETS: [(&str, Target); 16] = [
     ("score_input", score_input),
     ("extract", extract),
     ("rule_extractor", rule_extractor),
@@ -41,6 +48,12 @@ pub const TARGETS: [(&str, Target); 10] = [
     ("text_metrics", text_metrics),
     ("components_literal", components_literal),
     ("word_vectors", word_vectors),
+    ("narratives_data", narratives_data),
+    ("prediction_files", prediction_files),
+    ("newsmet_csv", newsmet_csv),
+    ("newsmet_jsonl", newsmet_jsonl),
+    ("comet_hparams", comet_hparams),
+    ("wordnet", wordnet),
 ];
 
 /// The option byte and the rest (an empty input reads as option 0 and no bytes).
@@ -519,9 +532,12 @@ pub fn components_literal(data: &[u8]) {
 
 /// Word-vector files (`figlang_metrics::wmd::WordVectors::from_reader`) and WMD on what they
 /// hold. First byte: bits 0-1 the format (detected, word2vec binary, word2vec text, GloVe), bit 2
-/// a vocabulary limit of 3, bit 3 `norm=False`. A file either fails with a message or gives
-/// vectors of its dimension; every word's distance to itself is 0 (or NaN for a zero vector
-/// under `norm`), and distances are symmetric and never negative.
+/// a vocabulary limit of 3, bit 3 `norm=False`, bit 4 through a file (`WordVectors::load`, the
+/// format detected when bits 0-1 are 0). A file either fails with a message naming it, or gives
+/// vectors of its dimension; with a limit, the words and vectors are the first ones the file
+/// gives without it; every word's distance to itself is 0 (or NaN for a zero vector under
+/// `norm`), distances are symmetric and never negative, and NewsMet's finite cosine similarities
+/// lie in [-1, 1].
 pub fn word_vectors(data: &[u8]) {
     use figlang_metrics::wmd::{detect_format, wmdistance, VectorFormat, WordVectors};
     let (flags, body) = split_first(data);
@@ -534,15 +550,45 @@ pub fn word_vectors(data: &[u8]) {
     let limit = (flags & 4 != 0).then_some(3);
     let norm = flags & 8 == 0;
     let size = Some(body.len() as u64);
-    let v = match WordVectors::from_reader(Cursor::new(body), Path::new("v"), format, limit, size) {
-        Ok(v) => v,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
+    let read = |limit: Option<usize>| {
+        if flags & 16 != 0 {
+            let file = scratch("vectors.bin");
+            std::fs::write(&file, body).expect("write the scratch input");
+            let chosen = (flags & 3 != 0).then_some(format);
+            (WordVectors::load(&file, chosen, limit), file)
+        } else {
+            let path = PathBuf::from("v");
+            let r = WordVectors::from_reader(Cursor::new(body), &path, format, limit, size);
+            (r, path)
+        }
+    };
+    let v = match read(limit) {
+        (Ok(v), _) => v,
+        (Err(e), path) => {
+            let m = e.to_string();
+            assert!(m.starts_with(&path.display().to_string()), "{m}");
             return;
         }
     };
     if let Some(limit) = limit {
         assert!(v.len() <= limit, "{} words past the limit", v.len());
+        // gensim's `limit` reads the first rows: the same words as the whole file's first ones.
+        if let (Ok(all), _) = read(None) {
+            let (some, every) = (v.words(), all.words());
+            assert_eq!(
+                some[..],
+                every[..some.len()],
+                "the limit keeps the first words"
+            );
+            for w in some {
+                assert_eq!(
+                    v.get(w)
+                        .map(|x| x.iter().map(|f| f.to_bits()).collect::<Vec<_>>()),
+                    all.get(w).map(|x| x.iter().map(|f| f.to_bits()).collect()),
+                    "{w:?} has the same vector"
+                );
+            }
+        }
     }
     let words = v.words();
     assert_eq!(words.len(), v.len());
@@ -567,5 +613,24 @@ pub fn word_vectors(data: &[u8]) {
     if let Some(w) = first.first() {
         let same = wmdistance(&v, &[w], &[w], norm);
         assert!(same == 0.0, "{w:?} to itself: {same}");
+    }
+    for a in &first {
+        for b in &last {
+            // A zero vector, or one whose squares underflow in f32, has no direction: NaN or
+            // inf (the commands write null); squares near the subnormal range lose precision
+            // in f32 (NumPy's too), so only vectors of normal size are held to [-1, 1].
+            let normal = |w: &str| {
+                let n2: f64 = v.get(w).map_or(0.0, |x| {
+                    x.iter().map(|&f| f64::from(f) * f64::from(f)).sum()
+                });
+                (1e-30..1e30).contains(&n2)
+            };
+            if let Some(s) = figlang_tasks::newsmet::similarity(&v, a, b) {
+                assert!(
+                    !s.is_finite() || !normal(a) || !normal(b) || s.abs() <= 1.0 + 1e-5,
+                    "cos({a:?}, {b:?}) = {s}"
+                );
+            }
+        }
     }
 }
