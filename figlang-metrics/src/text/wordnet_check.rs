@@ -127,7 +127,9 @@ fn parse_synset(
         .ok_or(format!(
             "word count {w_cnt:?} is not a positive hexadecimal number"
         ))?;
-    let mut words = Vec::with_capacity(w_cnt);
+    // The count is the file's: nothing is reserved for it (a corrupt one fails on the line's
+    // missing words below, not on an allocation).
+    let mut words = Vec::new();
     for _ in 0..w_cnt {
         let word = next("words")?;
         let lex_id = next("words")?;
