@@ -643,10 +643,19 @@ fn generate(a: &GenerateArgs, files: &Checked, log: &mut dyn Write) -> Result<bo
         writeln!(out, "{v}").map_err(|e| CliError::io(&out_path, e))?;
     }
     out.commit()?;
+    // The output has one line per narrative, not per data line: blank data lines are named in
+    // the summary rather than skipped without a word.
+    let blank: Vec<usize> = narratives::parse_records(&text, &a.data)
+        .iter()
+        .filter(|(_, r)| {
+            matches!(r, Err(figlang_tasks::TaskError::Record { message, .. }) if message == narratives::BLANK_LINE)
+        })
+        .map(|(line, _)| *line)
+        .collect();
     writeln!(
         log,
         "{}",
-        json!({"narratives": records.len(), "rows": split.items.len()})
+        json!({"narratives": records.len(), "rows": split.items.len(), "blank_lines": blank})
     )
     .map_err(|e| CliError::io("stderr", e))?;
     Ok(true)

@@ -182,6 +182,33 @@ fn narratives_score_answers_a_blank_data_line_with_an_error_record() {
     );
 }
 
+/// `narratives generate` writes one line per narrative, not per data line: its summary names
+/// the blank data lines instead of skipping them without a word.
+#[test]
+fn narratives_generate_names_blank_data_lines_in_its_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(narratives_fixture("data.jsonl")).unwrap();
+    let mut lines: Vec<&str> = good.lines().take(2).collect();
+    lines.insert(1, "");
+    let data = dir.path().join("d.jsonl");
+    std::fs::write(&data, format!("{}\n", lines.join("\n"))).unwrap();
+    let out = run(&[
+        "narratives",
+        "generate",
+        "--data",
+        data.to_str().unwrap(),
+        "--model",
+        &tiny("gpt2"),
+        "--greedy",
+        "--max-new-tokens",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: Value = serde_json::from_str(stderr(&out).trim().lines().last().unwrap()).unwrap();
+    assert_eq!(summary["blank_lines"], serde_json::json!([2]));
+    assert_eq!(summary["rows"], 2);
+}
+
 #[test]
 fn newsmet_metaphoricity_answers_a_blank_line_with_an_error_record() {
     let vectors = root().join("figlang-metrics/tests/fixtures/wmd/vectors.txt");
