@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT / "tools"
 NLI_FIXTURES = ROOT / "hauser-nli" / "tests" / "fixtures"
 METRIC_FIXTURES = ROOT / "figlang-metrics" / "tests" / "fixtures"
+STATS_FIXTURES = ROOT / "figlang-stats" / "tests" / "fixtures"
 WORDNET = Path(os.environ.get("WORDNET_DIR", "/usr/share/wordnet"))
 
 # The Rust golden tests' tolerances (docs/METRICS.md, figlang-metrics/tests/fixtures/*.json).

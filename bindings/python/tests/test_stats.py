@@ -13,7 +13,7 @@ import pytest
 
 from hauser import stats as S
 
-from conftest import METRIC_FIXTURES, P_REL, STAT_ABS, close
+from conftest import P_REL, STAT_ABS, STATS_FIXTURES, close
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -36,7 +36,7 @@ def same_p(a: float, b: float) -> bool:
 
 
 def cases():
-    fx = json.loads((METRIC_FIXTURES / "stats_correlation.json").read_text())
+    fx = json.loads((STATS_FIXTURES / "stats_correlation.json").read_text())
     out = [(c["name"], c["x"], c["y"]) for c in fx["cases"]]
     rng = np.random.default_rng(7)
     for n in (5, 40, 60):
@@ -67,7 +67,7 @@ def test_agreement_equals_sklearn_statsmodels_krippendorff():
     sklearn_metrics = pytest.importorskip("sklearn.metrics")
     inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
     krippendorff = pytest.importorskip("krippendorff")
-    fx = json.loads((METRIC_FIXTURES / "stats_agreement.json").read_text())
+    fx = json.loads((STATS_FIXTURES / "stats_agreement.json").read_text())
     for c in fx["cohen"]:
         for w in (None, "linear", "quadratic"):
             ref = sklearn_metrics.cohen_kappa_score(c["a"], c["b"], weights=w)
