@@ -70,11 +70,23 @@ def test_sentence_bleu_sacrebleu_variant_equals_sacrebleu(single):
         {"char_order": 4, "word_order": 1, "beta": 1},
         {"remove_whitespace": False},
         {"eps_smoothing": True},
-        # sacreBLEU's CHRF(lowercase=): chrF's own option, not BLEU's -lc.
-        {"lowercase": True},
-        {"word_order": 2, "lowercase": True},
     ],
 )
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_chrf_lowercase_equals_sacrebleus_chrf_class(single, word_order):
+    # sacreBLEU's CHRF(lowercase=) is chrF's own option (its command line's --chrf-lowercase),
+    # not BLEU's -lc; its sentence_chrf/corpus_chrf functions have no such argument.
+    from sacrebleu.metrics import CHRF
+
+    hyps, refs = single
+    ref = CHRF(word_order=word_order, lowercase=True)
+    ours = M.sentence_chrf(hyps, refs, word_order=word_order, lowercase=True)
+    want = [ref.sentence_score(h, [r]).score / 100 for h, r in zip(hyps, refs)]
+    assert np.allclose(ours, want, atol=TEXT_TOL, rtol=0)
+    corpus = M.corpus_chrf(hyps, [refs], word_order=word_order, lowercase=True)
+    assert abs(float(corpus) - ref.corpus_score(hyps, [refs]).score) <= TEXT_TOL
+
+
 def test_chrf_equals_sacrebleu(single, multi, kwargs):
     hyps, refs = single
     ours = M.sentence_chrf(hyps, refs, **kwargs)
