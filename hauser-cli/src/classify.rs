@@ -139,21 +139,9 @@ fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::Shared;
     use std::cell::RefCell;
     use std::rc::Rc;
-
-    /// A writer whose bytes the test can read while the stream is still running.
-    struct Shared(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn records_are_written_chunk_by_chunk_before_the_next_chunk_runs() {

@@ -47,6 +47,8 @@ pub mod plot;
 pub mod progress;
 pub mod run_files;
 pub mod score;
+#[cfg(test)]
+mod test_support;
 pub mod wmd_metric;
 
 pub use error::CliError;

@@ -708,21 +708,9 @@ fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::Shared;
     use std::cell::RefCell;
     use std::rc::Rc;
-
-    /// A writer whose bytes the test can read while the stream is still running.
-    struct Shared(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn choices_stream_chunk_by_chunk_with_a_record_for_every_line() {
