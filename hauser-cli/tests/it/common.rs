@@ -115,3 +115,37 @@ pub fn files_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Standard error of a run, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// The tiny random-weight model `name` of hauser-nli's fixtures.
+pub fn tiny(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hauser-nli/tests/fixtures")
+        .join(name)
+}
+
+/// A copy of model fixture `name` (see [`tiny`]) in `dir`, with `edit` applied to its
+/// config.json.
+pub fn edited_fixture(dir: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    let to = dir.join(name);
+    std::fs::create_dir(&to).expect("mkdir");
+    for entry in std::fs::read_dir(tiny(name)).expect("fixture") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+    }
+    let cfg_path = to.join("config.json");
+    let mut cfg: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cfg_path).expect("config")).expect("json");
+    edit(&mut cfg);
+    std::fs::write(&cfg_path, cfg.to_string()).expect("write config");
+    to
+}

@@ -16,20 +16,6 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     p
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn tiny(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../hauser-nli/tests/fixtures")
-        .join(name)
-}
-
 /// With BOM-prefixed and CRLF versions of the same text.
 fn variants(text: &str) -> [String; 3] {
     [

@@ -23,22 +23,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// A copy of fixture `name` in `dir` with `edit` applied to its config.json.
-fn edited_fixture(dir: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
-    let to = dir.join(name);
-    std::fs::create_dir(&to).expect("mkdir");
-    for entry in std::fs::read_dir(fixture(name)).expect("fixture") {
-        let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
-    }
-    let cfg_path = to.join("config.json");
-    let mut cfg: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&cfg_path).expect("config")).expect("json");
-    edit(&mut cfg);
-    std::fs::write(&cfg_path, cfg.to_string()).expect("write config");
-    to
-}
-
 #[test]
 fn local_model_paths_that_are_not_directories_are_never_looked_up_on_the_hub() {
     let dir = tempfile::tempdir().expect("tempdir");

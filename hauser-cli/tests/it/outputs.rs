@@ -6,7 +6,6 @@
 //! two standard-input inputs are refused by every command.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use crate::common::*;
 
@@ -14,20 +13,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).expect("write");
     p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn tiny(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../hauser-nli/tests/fixtures")
-        .join(name)
 }
 
 fn narratives_data() -> PathBuf {

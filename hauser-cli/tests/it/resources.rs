@@ -16,12 +16,6 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
     p
 }
 
-fn nli_fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../hauser-nli/tests/fixtures")
-        .join(name)
-}
-
 #[test]
 fn empty_or_non_finite_vectors_are_refused_naming_the_line() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -73,7 +67,7 @@ fn a_damaged_bertscore_baseline_is_refused_naming_the_line_before_the_model_load
         "metric",
         "bertscore",
         "--model",
-        nli_fixture("bert").to_str().expect("UTF-8"),
+        tiny("bert").to_str().expect("UTF-8"),
         "--layer",
         "1",
         "--baseline",
@@ -113,22 +107,6 @@ fn a_damaged_bertscore_baseline_is_refused_naming_the_line_before_the_model_load
     );
 }
 
-/// A copy of fixture `name` with `edit` applied to its config.json.
-fn edited(dir: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
-    let to = dir.join(name);
-    std::fs::create_dir(&to).expect("mkdir");
-    for entry in std::fs::read_dir(nli_fixture(name)).expect("fixture") {
-        let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
-    }
-    let cfg_path = to.join("config.json");
-    let mut cfg: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&cfg_path).expect("config")).expect("json");
-    edit(&mut cfg);
-    std::fs::write(&cfg_path, cfg.to_string()).expect("write config");
-    to
-}
-
 /// An edit of a model's config.json.
 type ConfigEdit = dyn Fn(&mut serde_json::Value);
 
@@ -160,7 +138,7 @@ fn off_spec_models_are_refused_naming_the_tensor_or_key() {
     for (i, (name, edit, want)) in cases.into_iter().enumerate() {
         let at = dir.path().join(i.to_string());
         std::fs::create_dir(&at).expect("mkdir");
-        let model = edited(&at, name, edit);
+        let model = edited_fixture(&at, name, edit);
         let out = run(&[
             "embed",
             "--model",
