@@ -113,7 +113,8 @@ fn parse_synset(
     let lex = next("lexicographer file")?;
     if !lex.parse::<usize>().is_ok_and(|l| l < lexnames) {
         return Err(format!(
-            "lexicographer file {lex:?} is not a number below {lexnames}"
+            "lexicographer file {lex:?} is not a number below {lexnames}, the count of \
+             lexicographer files (the lines of lexnames, or WordNet 3.0's 45 without one)"
         ));
     }
     let pos = next("part of speech")?;
