@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use hauser_core::adapter::{batched, per_group, CandidateRef};
+use hauser_core::adapter::per_group;
 use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
 
 use crate::classify::SequenceClassifier;
@@ -124,8 +124,11 @@ impl Scorer for LogicalConsistency {
     }
 
     fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
-        // One classifier call for all groups, so batches span literals.
-        by_group(&self.classifier, "logical_consistency", groups, |batch| {
+        // One classifier call per group (in parallel), on every device: a group's raw scores
+        // then never depend on the groups beside it in a chunk (`score --chunk`), and the
+        // per-literal normalisation, which magnifies differences in the last bits (issue 29:
+        // up to 0.04 from raw scores 3e-8 apart), sees the same values whatever the chunking.
+        per_group("logical_consistency", groups, |batch| {
             let pairs: Vec<(&str, &str)> = batch.iter().map(|c| (c.literal(), c.text())).collect();
             self.score_pairs(&pairs)
                 .map_err(|e| CoreError::scorer("logical_consistency", e))
@@ -262,7 +265,7 @@ impl Scorer for SentimentConsistency {
     }
 
     fn score_batch(&self, groups: &[&CandidateGroup]) -> Vec<hauser_core::Result<Vec<f64>>> {
-        by_group(&self.classifier, "sentiment_consistency", groups, |batch| {
+        per_group("sentiment_consistency", groups, |batch| {
             let pairs: Vec<(String, String)> = batch
                 .iter()
                 .map(|c| {
@@ -278,26 +281,6 @@ impl Scorer for SentimentConsistency {
             self.score_texts(&pairs)
                 .map_err(|e| CoreError::scorer("sentiment_consistency", e))
         })
-    }
-}
-
-/// Runs `score` on the candidates of `groups`: on the CPU one call per group (in parallel), so
-/// that a group's scores do not depend on which groups share a batch (`hauser score --chunk`)
-/// and come out bit for bit the same whatever the chunking; on a GPU, whose kernels give no
-/// such promise, one call for all groups, which fills its batches.
-fn by_group<F>(
-    classifier: &SequenceClassifier,
-    scorer: &str,
-    groups: &[&CandidateGroup],
-    score: F,
-) -> Vec<hauser_core::Result<Vec<f64>>>
-where
-    F: Fn(&[CandidateRef<'_>]) -> hauser_core::Result<Vec<f64>> + Sync,
-{
-    if classifier.model().device.is_cpu() {
-        per_group(scorer, groups, score)
-    } else {
-        batched(scorer, groups, score)
     }
 }
 

@@ -2,9 +2,11 @@
 //! of each candidate against its literal sentence, fluency (negative log-perplexity: higher is
 //! better, kept so that the `fluency` values of earlier runs stay comparable; a perplexity
 //! criterion could instead declare `Direction::LowerIsBetter`) and style strength. All three
-//! make one batched model call over the candidates of all groups ([`batched`]).
+//! make one model call per group ([`hauser_core::adapter::per_group`]), as the NLI scorers do:
+//! a group's scores then never depend on the groups scored beside it, which the per-literal
+//! normalisation would magnify.
 
-use hauser_core::adapter::batched;
+use hauser_core::adapter;
 use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
 
 use crate::neural::bertscore::BertScore;
@@ -12,15 +14,14 @@ use crate::neural::error::NeuralError;
 use crate::neural::perplexity::Perplexity;
 use crate::neural::style::StyleStrength;
 
-/// Runs `f` once over the candidates of all groups (one batched model call) with the
-/// candidate texts and their literals; [`batched`] splits the results back per group and turns
-/// a failure into one error per group.
+/// Runs `f` once per group (groups in parallel) with the candidate texts and their literals;
+/// a failure becomes that group's error.
 fn per_group(
     groups: &[&CandidateGroup],
     name: &str,
-    f: impl FnOnce(&[&str], &[&str]) -> Result<Vec<f64>, NeuralError>,
+    f: impl Fn(&[&str], &[&str]) -> Result<Vec<f64>, NeuralError> + Sync,
 ) -> Vec<hauser_core::Result<Vec<f64>>> {
-    batched(name, groups, |batch| {
+    adapter::per_group(name, groups, |batch| {
         let texts: Vec<&str> = batch.iter().map(|c| c.text()).collect();
         let literals: Vec<&str> = batch.iter().map(|c| c.literal()).collect();
         f(&texts, &literals).map_err(|e| CoreError::scorer(name, e))
