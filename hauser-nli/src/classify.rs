@@ -195,10 +195,19 @@ impl SequenceClassifier {
                 model: name.clone(),
                 message: "no hidden states".into(),
             })?;
+            // The first token's rows are strided (one row every sequence length); candle's CUDA
+            // matmul refuses such an operand ("matmul is only supported for contiguous
+            // tensors", issue 27) where its CPU matmul accepts it, so the copy is made here,
+            // on every device, and `cls_rows_are_contiguous_for_every_head` guards it on CPU.
             let cls = last
                 .narrow(1, 0, 1)
                 .and_then(|t| t.squeeze(1))
+                .and_then(|t| t.contiguous())
                 .map_err(&e)?;
+            debug_assert!(
+                cls.is_contiguous(),
+                "a head's input must be contiguous (CUDA)"
+            );
             let logits = self
                 .head
                 .forward(&cls)
