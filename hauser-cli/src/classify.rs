@@ -77,7 +77,7 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
         .model("--model", Some(&args.model))
         .output("--output", args.output.as_deref())
         .check()?;
-    let text = files::read_to_string(&args.input)?;
+    let text = files::read_to_string_keeping_bom(&args.input)?;
     let rows = rows(args, &text)?;
     let clf = SequenceClassifier::load(
         &ModelSource::parse(&args.model),

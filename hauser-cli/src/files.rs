@@ -206,7 +206,26 @@ pub fn read_limited<R: Read>(path: &Path, mut reader: R) -> Result<Vec<u8>, CliE
 /// # Errors
 /// As [`read_all`], and [`CliError::Input`] naming the line of the first invalid UTF-8 byte.
 pub fn read_to_string(path: &Path) -> Result<String, CliError> {
-    let bytes = read_all(path)?;
+    utf8(path, read_all(path)?)
+}
+
+/// Reads a whole input as text with its byte-order mark, if any, kept: for the parsers that
+/// drop it themselves (figlang-tasks' readers, for library users), so that a BOM is dropped
+/// once and a second U+FEFF stays content, as in every other command. Limits as [`read_all`].
+///
+/// # Errors
+/// As [`read_to_string`].
+pub fn read_to_string_keeping_bom(path: &Path) -> Result<String, CliError> {
+    let bytes = if is_stdin(path) {
+        read_limited(path, std::io::stdin())?
+    } else {
+        read_limited(path, File::open(path).map_err(|e| CliError::io(path, e))?)?
+    };
+    utf8(path, bytes)
+}
+
+/// The text of `bytes`, or the line of their first invalid UTF-8 byte.
+fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String, CliError> {
     String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
@@ -350,6 +369,19 @@ mod tests {
         let mut out = Vec::new();
         head.chain(bytes).read_to_end(&mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn a_bom_is_dropped_once_whichever_reader_drops_it() {
+        // The fuzzer's newsmet_jsonl found a second U+FEFF dropped too: `read_to_string` had
+        // dropped the BOM and the parser dropped the next one.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two-boms.jsonl");
+        std::fs::write(&path, "\u{feff}\u{feff}{}\n").unwrap();
+        assert_eq!(read_to_string(&path).unwrap(), "\u{feff}{}\n");
+        let kept = read_to_string_keeping_bom(&path).unwrap();
+        assert_eq!(kept, "\u{feff}\u{feff}{}\n");
+        assert_eq!(kept.strip_prefix('\u{feff}'), Some("\u{feff}{}\n"));
     }
 
     #[test]

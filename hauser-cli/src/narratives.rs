@@ -322,7 +322,7 @@ struct Records {
 }
 
 fn read_records(path: &Path) -> Result<Records, CliError> {
-    let text = files::read_to_string(path)?;
+    let text = files::read_to_string_keeping_bom(path)?;
     let mut records = Records {
         lines: Vec::new(),
         parsed: Vec::new(),
@@ -348,7 +348,7 @@ fn gold_of(
 ) -> Result<Option<Vec<Option<Choice>>>, CliError> {
     let parsed = &records.parsed;
     if let Some(path) = &labels.labels {
-        let text = files::read_to_string(path)?;
+        let text = files::read_to_string_keeping_bom(path)?;
         let l = narratives::parse_labels(&text, path, false)?;
         let n = records.blank.iter().filter(|b| !**b).count();
         if l.len() != n {
@@ -540,11 +540,11 @@ fn choose(a: &ChooseArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, 
 /// Gold labels for accuracy/compare: --labels, else a labelled --data.
 fn gold_labels(data: Option<&Path>, labels: &LabelArgs) -> Result<Vec<Choice>, CliError> {
     if let Some(path) = &labels.labels {
-        let text = files::read_to_string(path)?;
+        let text = files::read_to_string_keeping_bom(path)?;
         return Ok(narratives::parse_labels(&text, path, false)?);
     }
     let path = data.ok_or_else(|| CliError::Usage("give --data or --labels".into()))?;
-    let split = narratives::parse_split(&files::read_to_string(path)?, path)?;
+    let split = narratives::parse_split(&files::read_to_string_keeping_bom(path)?, path)?;
     if split.labels == LabelStatus::Placeholder {
         return Err(CliError::Usage(format!(
             "{}: every correctanswer is option1, upstream's placeholder for hidden test labels; give --labels",
@@ -555,7 +555,7 @@ fn gold_labels(data: Option<&Path>, labels: &LabelArgs) -> Result<Vec<Choice>, C
 }
 
 fn read_choice_predictions(path: &Path) -> Result<Vec<Choice>, CliError> {
-    let text = files::read_to_string(path)?;
+    let text = files::read_to_string_keeping_bom(path)?;
     narratives::parse_choice_predictions(&text, path)
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
@@ -614,7 +614,7 @@ fn compare(a: &CompareArgs, out: &mut dyn Write) -> Result<bool, CliError> {
 }
 
 fn generate(a: &GenerateArgs, files: &Checked, log: &mut dyn Write) -> Result<bool, CliError> {
-    let text = files::read_to_string(&a.data)?;
+    let text = files::read_to_string_keeping_bom(&a.data)?;
     let split = narratives::parse_split(&text, &a.data)?;
     let lm = CausalLm::load(
         &ModelSource::parse(&a.model),
@@ -662,10 +662,10 @@ fn generate(a: &GenerateArgs, files: &Checked, log: &mut dyn Write) -> Result<bo
 }
 
 fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result<bool, CliError> {
-    let data = files::read_to_string(&a.data)?;
+    let data = files::read_to_string_keeping_bom(&a.data)?;
     let split = narratives::parse_split(&data, &a.data)?;
     let gold = narratives::gold_by_narrative(&split)?;
-    let pred_text = files::read_to_string(&a.pred)?;
+    let pred_text = files::read_to_string_keeping_bom(&a.pred)?;
     let lines = narratives::parse_predictions(&pred_text, &a.pred);
     let bertscore = match &a.bertscore_model {
         Some(spec) => Some(crate::neural_metric::load_bertscore(

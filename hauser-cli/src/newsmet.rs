@@ -153,11 +153,17 @@ fn declared_files(command: &NewsmetCommand) -> files::RunFiles {
 }
 
 fn read_data(path: &Path) -> Result<Vec<Headline>, CliError> {
-    Ok(newsmet::parse_csv(&files::read_to_string(path)?, path)?)
+    Ok(newsmet::parse_csv(
+        &files::read_to_string_keeping_bom(path)?,
+        path,
+    )?)
 }
 
 fn read_preds(path: &Path) -> Result<Vec<u8>, CliError> {
-    Ok(newsmet::parse_labels(&files::read_to_string(path)?, path)?)
+    Ok(newsmet::parse_labels(
+        &files::read_to_string_keeping_bom(path)?,
+        path,
+    )?)
 }
 
 /// Refuses a prediction file whose length differs from the data's, naming both files.
@@ -245,7 +251,7 @@ fn each_record(
     out: &mut dyn Write,
     record: impl Fn(&str) -> Result<serde_json::Value, String>,
 ) -> Result<bool, CliError> {
-    let text = files::read_to_string(input)?;
+    let text = files::read_to_string_keeping_bom(input)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut failed = 0;
     for (i, line) in text.lines().enumerate() {

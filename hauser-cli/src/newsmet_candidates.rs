@@ -61,7 +61,7 @@ pub struct CandidatesArgs {
 /// Unreadable input, WordNet or models.
 pub fn run(a: &CandidatesArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let wn = WordNet::open(&a.wordnet).map_err(|e| CliError::Usage(format!("--wordnet: {e}")))?;
-    let text = files::read_to_string(&a.input)?;
+    let text = files::read_to_string_keeping_bom(&a.input)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut records: Vec<(usize, Result<Parsed, String>)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
