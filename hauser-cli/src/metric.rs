@@ -24,7 +24,7 @@ use figlang_metrics::text::{metric_by_name, MetricError, TextMetric};
 use crate::error::CliError;
 use crate::files;
 use crate::metric_flags::TextFlags;
-use crate::metric_significance::{self, SignificanceFlags};
+use crate::metric_significance::{self, SignificanceFlags, SignificanceRun};
 use crate::neural_metric::{self, NeuralMetricArgs};
 use crate::wmd_metric::{self, WmdArgs};
 
@@ -171,8 +171,8 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 }
 
 /// Refuses, before any input is read or model loaded, the options the metric named would not
-/// use: the significance options (sacreBLEU's resampling tests, which only the registry's text
-/// metrics have), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
+/// use: the significance options for `wmd` (sacreBLEU's resampling tests run on the text
+/// metrics' statistics and on the neural metrics' line scores), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
 /// in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
 /// `--ter-case-sensitive`), and `--sentence` with a significance test (whose records are corpus
 /// records). The `-n` variants need their test (clap's `requires`).
@@ -193,7 +193,7 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
             "--sentence: the significance tests (--confidence, --paired-bs, --paired-ar) give corpus records only; drop --sentence".into(),
         ));
     }
-    if !TEXT_METRICS.contains(&name) {
+    if name == "wmd" {
         let tests = [
             ("--confidence", sig.confidence),
             ("--paired-bs", sig.paired_bs),
@@ -201,12 +201,13 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
         ];
         if let Some((flag, _)) = tests.iter().find(|(_, given)| *given) {
             return Err(CliError::Usage(format!(
-                "{flag} is sacreBLEU's resampling test, for the text metrics bleu, chrf, chrf++ and ter{}; {name} has none yet (its --sentence scores can be resampled outside)",
+                "{flag} is sacreBLEU's resampling test, for the text metrics bleu, chrf, chrf++ and ter{} and the neural metrics ({}); wmd has none yet (its --sentence scores can be resampled outside)",
                 if *flag == "--confidence" {
                     " (and ROUGE's bootstrap aggregate)"
                 } else {
                     ""
-                }
+                },
+                neural_metric::NAMES.join(", ")
             )));
         }
     }
@@ -337,13 +338,29 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )?),
         None => None,
     };
+    let sig = &args.significance;
+    let systems = if sig.paired_bs || sig.paired_ar {
+        let baseline = args.hyp.as_deref().ok_or_else(|| {
+            CliError::Usage(
+                "the paired tests compare --system files with the baseline --hyp".into(),
+            )
+        })?;
+        sig.systems
+            .iter()
+            .map(|p| read_aligned(p, baseline, hyps.len()))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
     let texts = neural_metric::Texts {
         hyps: &hyps,
+        systems: &systems,
         refs: &refs,
         src: src.as_deref(),
     };
     let output = (args.sentence, args.format.as_str());
-    if neural_metric::run(&args.name, &args.neural, &texts, output, out)? {
+    let tests = SignificanceRun::new(sig, args.hyp.as_deref());
+    if neural_metric::run(&args.name, &args.neural, &texts, output, &tests, out)? {
         return Ok(());
     }
     if args.name == "wmd" {
@@ -354,18 +371,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         return wmd_metric::run(&args.wmd, tok, output, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
-    let sig = &args.significance;
-    if sig.paired_bs || sig.paired_ar {
-        let baseline = args.hyp.as_deref().ok_or_else(|| {
-            CliError::Usage(
-                "the paired tests compare --system files with the baseline --hyp".into(),
-            )
-        })?;
-        let systems = sig
-            .systems
-            .iter()
-            .map(|p| read_aligned(p, baseline, hyps.len()))
-            .collect::<Result<Vec<_>, _>>()?;
+    if let (true, Some(baseline)) = (sig.paired_bs || sig.paired_ar, args.hyp.as_deref()) {
         return metric_significance::paired(
             &args.name,
             metric.as_ref(),

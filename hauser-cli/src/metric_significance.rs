@@ -10,7 +10,8 @@ use clap::Args;
 use serde_json::{Map, Value};
 
 use figlang_metrics::text::significance::{
-    confidence_record, paired_records, PairedTest, Resampling, MAX_SAMPLES,
+    confidence_record, paired_records, segment_confidence_record, segment_paired_records,
+    PairedTest, Resampling, MAX_SAMPLES,
 };
 use figlang_metrics::text::{MetricError, TextMetric};
 
@@ -120,4 +121,68 @@ pub fn paired(
         writeln!(out, "{}", Value::Object(line)).map_err(|e| CliError::io("<stdout>", e))?;
     }
     Ok(())
+}
+
+/// The significance test asked of a metric scored line by line (the neural metrics): its corpus
+/// score is the mean of the lines' scores, and sacreBLEU's tests run on those scores
+/// (figlang-metrics `segment_confidence_record`, `segment_paired_records`).
+#[derive(Debug, Clone, Copy)]
+pub struct SignificanceRun<'a> {
+    flags: &'a SignificanceFlags,
+    baseline: Option<&'a Path>,
+}
+
+impl<'a> SignificanceRun<'a> {
+    /// The test `flags` ask for; `baseline` is the `--hyp` file that a paired test names.
+    pub fn new(flags: &'a SignificanceFlags, baseline: Option<&'a Path>) -> Self {
+        Self { flags, baseline }
+    }
+
+    /// Writes the records of the test asked for, one JSON line each: `--confidence` the corpus
+    /// record with its interval; a paired test one record per system, the baseline first
+    /// (named by `system`, as for the text metrics). Returns `false`, writing nothing, when no
+    /// test was asked for.
+    ///
+    /// # Errors
+    /// Systems of another length than the baseline; an unwritable output.
+    pub fn write(
+        &self,
+        name: &str,
+        scores: &[f64],
+        systems: &[Vec<f64>],
+        signature: &hauser_core::Signature,
+        out: &mut dyn Write,
+    ) -> Result<bool, CliError> {
+        let flags = self.flags;
+        let io = |e| CliError::io("<stdout>", e);
+        if flags.confidence {
+            let r = resampling(flags.confidence_n)?;
+            let line = segment_confidence_record(name, scores, signature, &r).map_err(err)?;
+            writeln!(out, "{}", Value::Object(line)).map_err(io)?;
+            return Ok(true);
+        }
+        if !(flags.paired_bs || flags.paired_ar) {
+            return Ok(false);
+        }
+        let (test, n) = if flags.paired_bs {
+            (PairedTest::Bootstrap, flags.paired_bs_n)
+        } else {
+            (PairedTest::ApproximateRandomization, flags.paired_ar_n)
+        };
+        let r = resampling(n)?;
+        let records =
+            segment_paired_records(name, scores, systems, signature, test, &r).map_err(err)?;
+        let baseline = self
+            .baseline
+            .map_or("-".into(), |p| p.display().to_string());
+        let names = std::iter::once(format!("Baseline: {baseline}"))
+            .chain(flags.systems.iter().map(|p| p.display().to_string()));
+        for (system, record) in names.zip(records) {
+            let mut line = Map::new();
+            line.insert("system".into(), Value::String(system));
+            line.extend(record);
+            writeln!(out, "{}", Value::Object(line)).map_err(io)?;
+        }
+        Ok(true)
+    }
 }

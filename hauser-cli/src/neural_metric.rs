@@ -20,6 +20,7 @@ use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, Seque
 
 use crate::error::CliError;
 use crate::metric_output::{self, Scored};
+use crate::metric_significance::SignificanceRun;
 use crate::{files, flags};
 
 /// Options of the neural metrics.
@@ -193,8 +194,10 @@ pub fn parse_flip(spec: Option<&str>, n: usize) -> Result<Vec<bool>, CliError> {
 /// The line-aligned texts a neural metric reads.
 #[derive(Debug, Clone, Copy)]
 pub struct Texts<'a> {
-    /// Hypotheses.
+    /// Hypotheses (the baseline of a paired test).
     pub hyps: &'a [String],
+    /// The systems of a paired test (`--system`), scored by the same model; empty otherwise.
+    pub systems: &'a [Vec<String>],
     /// One list per reference file (unused by perplexity and style).
     pub refs: &'a [Vec<String>],
     /// Sources (COMET).
@@ -205,12 +208,15 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
-/// COMET on the command's texts: per-line scores, their mean, and the signature.
+/// Per-line scores of the hypotheses, per-line scores of each `--system`, and the signature.
+type LineScores = (Vec<f64>, Vec<Vec<f64>>, hauser_core::Signature);
+
+/// COMET on the command's texts.
 fn comet(
     args: &NeuralMetricArgs,
     opts: &LoadOptions,
     texts: &Texts<'_>,
-) -> Result<(Vec<f64>, f64, hauser_core::Signature), CliError> {
+) -> Result<LineScores, CliError> {
     let spec = args
         .model
         .as_deref()
@@ -243,15 +249,26 @@ fn comet(
     let src = texts.src.map(strs);
     let refs = texts.refs.first().map(|r| strs(r)).unwrap_or_default();
     let scores = metric.score(src.as_deref(), &strs(texts.hyps), &refs)?;
-    let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
-    Ok((scores, mean, metric.signature()))
+    let systems = texts
+        .systems
+        .iter()
+        .map(|s| metric.score(src.as_deref(), &strs(s), &refs))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((scores, systems, metric.signature()))
+}
+
+/// The mean of the scores (0 segments: NaN, which the outputs write as `null`).
+fn mean(scores: &[f64]) -> f64 {
+    scores.iter().sum::<f64>() / scores.len() as f64
 }
 
 /// The names of the neural metrics.
 pub const NAMES: [&str; 5] = ["bertscore", "bleurt", "comet", "perplexity", "style"];
 
 /// Runs a neural metric on line-aligned texts, writing as `sentence` and `format` ask
-/// ([`metric_output::write`]). Returns `false` when `name` is not a neural metric.
+/// ([`metric_output::write`]), or the records of the significance test `significance` asks
+/// for, on the per-line scores ([`SignificanceRun::write`]). Returns `false` when
+/// `name` is not a neural metric.
 ///
 /// # Errors
 /// Missing options, model loading or inference failures, an unwritable output.
@@ -260,11 +277,13 @@ pub fn run(
     args: &NeuralMetricArgs,
     texts: &Texts<'_>,
     (sentence, format): (bool, &str),
+    significance: &SignificanceRun<'_>,
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
     let (hyps, refs) = (texts.hyps, texts.refs);
     let opts = load_options(args);
     let mut details = Vec::new();
+    let mut others: Vec<Vec<f64>> = Vec::new();
     let (scores, system, signature, extra) = match name {
         "bertscore" => {
             let spec = args.model.as_deref().ok_or_else(|| {
@@ -288,6 +307,10 @@ pub fn run(
                 .map(|i| refs.iter().map(|r| r[i].as_str()).collect())
                 .collect();
             let s = metric.score(&cands, &per_line)?;
+            for sys in texts.systems {
+                let prf = metric.score(&strs(sys), &per_line)?;
+                others.push(prf.iter().map(|p| p.f1).collect());
+            }
             let n = s.len() as f64;
             let mean =
                 |f: fn(&figlang_metrics::neural::Prf) -> f64| s.iter().map(f).sum::<f64>() / n;
@@ -323,12 +346,15 @@ pub fn run(
             }
             let metric = Bleurt::new(SequenceClassifier::load(&source, &opts)?, &id)?;
             let scores = metric.score(&strs(hyps), &strs(&refs[0]))?;
-            let mean = scores.iter().sum::<f64>() / scores.len().max(1) as f64;
-            (scores, mean, metric.signature(), json!({}))
+            for sys in texts.systems {
+                others.push(metric.score(&strs(sys), &strs(&refs[0]))?);
+            }
+            (scores.clone(), mean(&scores), metric.signature(), json!({}))
         }
         "comet" => {
-            let (scores, mean, signature) = comet(args, &opts, texts)?;
-            (scores, mean, signature, json!({}))
+            let (scores, systems, signature) = comet(args, &opts, texts)?;
+            others = systems;
+            (scores.clone(), mean(&scores), signature, json!({}))
         }
         "perplexity" => {
             let (source, id) = model(args, name)?;
@@ -339,8 +365,12 @@ pub fn run(
                 BosMode::None
             };
             let metric = Perplexity::new(lm, &id, bos)?;
+            let texts_of = texts;
             let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let scores = metric.score(&texts)?;
+            for sys in texts_of.systems {
+                others.push(metric.score(&strs(sys))?.perplexity);
+            }
             if !scores.truncated.is_empty() {
                 // A documented truncation rather than a failed run; the lines are named so
                 // that nobody mistakes a cut text's score for the whole text's.
@@ -381,6 +411,9 @@ pub fn run(
             let clf = SequenceClassifier::load(&source, &opts)?;
             let metric = StyleStrength::new(clf, &id, label)?;
             let towards = parse_flip(args.flip.as_deref(), hyps.len())?;
+            for sys in texts.systems {
+                others.push(metric.directional(&strs(sys), &towards)?);
+            }
             let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let p = metric.directional(&texts, &towards)?;
             let system = p.iter().sum::<f64>() / p.len() as f64;
@@ -394,6 +427,9 @@ pub fn run(
         }
         _ => return Ok(false),
     };
+    if significance.write(name, &scores, &others, &signature, out)? {
+        return Ok(true);
+    }
     let mut corpus = json!({"metric": name, "score": system, "n": hyps.len()});
     if let (Some(obj), Some(more)) = (corpus.as_object_mut(), extra.as_object()) {
         obj.extend(more.clone());

@@ -39,6 +39,7 @@
 
 mod emulation;
 mod report;
+mod segments;
 
 use rayon::prelude::*;
 
@@ -47,6 +48,7 @@ use super::error::MetricError;
 use super::rouge::Prf;
 use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
+pub use segments::{segment_confidence_record, segment_paired_records};
 
 use emulation::{
     centred_abs_diff, estimate_ci_numpy, estimate_ci_statistics, p_value, pairwise_sum_f32,

@@ -1,7 +1,7 @@
 //! Issue 29, item 3: every metric of `hauser metric` honours `--format` or refuses it, and the
 //! significance options (`--confidence`, `--paired-bs`, `--paired-ar`, `--system` and the `-n`
-//! variants) are honoured by the text metrics and refused, exit 2 naming the option, by WMD and
-//! the neural metrics (before any model is loaded). JSON outputs are valid JSON: a non-finite
+//! variants) are honoured by the text metrics and (issue 28, item 4) the neural metrics, and
+//! refused, exit 2 naming the option, by WMD (before anything is read). JSON outputs are valid JSON: a non-finite
 //! value is `null`. Also `-lc`, which is BLEU's only, as in sacreBLEU's command line.
 
 use std::path::{Path, PathBuf};
@@ -117,35 +117,151 @@ fn stderr(out: &Output) -> String {
 #[test]
 fn significance_options_are_refused_by_the_metrics_without_them() {
     // Before: each of these exited 0 with the plain score, the option ignored (a missing
-    // --system FILE too).
+    // --system FILE too). WMD has no test; the neural metrics run them (issue 28, item 4:
+    // `learned_metrics_run_the_significance_tests`) and refuse what they cannot use.
     let f = files();
     let missing = "/nonexistent/system.txt";
     for (name, base) in metrics(&f) {
-        let cases: [(Vec<&str>, &str); 6] = [
-            (vec!["--confidence"], "--confidence"),
-            (vec!["--paired-bs", "--system", &f.system], "--paired-bs"),
-            (vec!["--paired-ar", "--system", missing], "--paired-ar"),
+        let mut cases: Vec<(Vec<&str>, &str)> = vec![
             (vec!["--system", missing], "--system"),
             (vec!["--confidence-n", "5"], "--confidence"),
             (
                 vec!["--paired-bs-n", "5", "--system", &f.system],
                 "--paired-bs",
             ),
+            // Missing, the file is named before any model is loaded (WMD refuses the test).
+            (
+                vec!["--paired-ar", "--system", missing],
+                if name == "wmd" {
+                    "--paired-ar"
+                } else {
+                    missing
+                },
+            ),
         ];
+        if name == "wmd" {
+            cases.extend([
+                (vec!["--confidence"], "--confidence"),
+                (vec!["--paired-bs", "--system", &f.system], "--paired-bs"),
+            ]);
+        }
         for (extra, flag) in cases {
             let out = metric(name, &f, &base, &extra);
-            assert_eq!(
-                out.status.code(),
-                Some(2),
-                "{name} {extra:?}: {}",
-                stderr(&out)
-            );
+            assert_ne!(out.status.code(), Some(0), "{name} {extra:?}");
+            if flag != missing {
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{name} {extra:?}: {}",
+                    stderr(&out)
+                );
+            }
             assert!(
                 stderr(&out).contains(flag),
                 "{name} {extra:?}: {}",
                 stderr(&out)
             );
             assert!(out.stdout.is_empty(), "{name} {extra:?}");
+        }
+    }
+}
+
+#[test]
+fn learned_metrics_run_the_significance_tests() {
+    // Issue 28, item 4: sacreBLEU's tests on the neural metrics' line scores, whose corpus
+    // score is their mean. The records' scores are the plain runs' scores of each file, and the
+    // intervals and p-values those of figlang-metrics' segment_* functions on the --sentence
+    // scores (whose sacreBLEU parity the BLEU tests prove on the same resampling code).
+    use figlang_metrics::text::significance::{
+        segment_confidence_record, segment_paired_records, PairedTest, Resampling,
+    };
+    let f = files();
+    let with_system = |base: &[String]| -> Vec<String> {
+        base.iter()
+            .map(|a| {
+                if *a == f.hyp {
+                    f.system.clone()
+                } else {
+                    a.clone()
+                }
+            })
+            .collect()
+    };
+    for (name, base) in metrics(&f).into_iter().filter(|(n, _)| *n != "wmd") {
+        let corpus = |out: Output| -> Value {
+            assert!(out.status.success(), "{name}: {}", stderr(&out));
+            json_lines(&out).remove(0)
+        };
+        let plain = corpus(metric(name, &f, &base, &["--format", "json"]));
+        let sentence = |args: Vec<&str>| -> Vec<f64> {
+            let out = run(&args);
+            assert!(out.status.success(), "{name}: {}", stderr(&out));
+            json_lines(&out)
+                .iter()
+                .map(|v| v["score"].as_f64().unwrap_or(f64::NAN))
+                .collect()
+        };
+        let mut args = vec!["metric", name, "--hyp", &f.hyp];
+        args.extend(base.iter().map(String::as_str));
+        args.extend(["--sentence", "--format", "jsonl"]);
+        let base_scores = sentence(args);
+        let sys_base = with_system(&base);
+        let mut args = vec!["metric", name, "--hyp", &f.system];
+        args.extend(sys_base.iter().map(String::as_str));
+        args.extend(["--sentence", "--format", "jsonl"]);
+        let sys_scores = sentence(args);
+
+        let conf = corpus(metric(
+            name,
+            &f,
+            &base,
+            &["--confidence", "--confidence-n", "50"],
+        ));
+        assert_eq!(conf["score"], plain["score"], "{name}");
+        let sig = hauser_core::Signature::new("x", "1");
+        let r = Resampling {
+            n_samples: 50,
+            ..Resampling::bootstrap()
+        };
+        let want = segment_confidence_record(name, &base_scores, &sig, &r).unwrap();
+        for key in ["confidence_mean", "confidence_var", "confidence", "seed"] {
+            assert_eq!(conf[key], want[key], "{name} {key}");
+        }
+        assert!(
+            conf["signature"].as_str().unwrap().contains("bs:50"),
+            "{conf}"
+        );
+
+        for (flag, test, n) in [
+            ("--paired-bs", PairedTest::Bootstrap, 1000),
+            ("--paired-ar", PairedTest::ApproximateRandomization, 10000),
+        ] {
+            let out = metric(name, &f, &base, &[flag, "--system", &f.system]);
+            assert!(out.status.success(), "{name} {flag}: {}", stderr(&out));
+            let recs = json_lines(&out);
+            assert_eq!(recs.len(), 2, "{name} {flag}");
+            assert_eq!(recs[0]["system"], format!("Baseline: {}", f.hyp));
+            assert_eq!(recs[1]["system"], f.system.as_str());
+            assert_eq!(recs[0]["score"], plain["score"], "{name} {flag}");
+            let sys_plain = corpus(run(&{
+                let mut a = vec!["metric", name, "--hyp", &f.system];
+                a.extend(sys_base.iter().map(String::as_str));
+                a.extend(["--format", "json"]);
+                a
+            }));
+            assert_eq!(recs[1]["score"], sys_plain["score"], "{name} {flag}");
+            let r = Resampling {
+                n_samples: n,
+                ..Resampling::bootstrap()
+            };
+            let want =
+                segment_paired_records(name, &base_scores, &[sys_scores.clone()], &sig, test, &r)
+                    .unwrap();
+            for (got, want) in recs.iter().zip(&want) {
+                for key in ["p_value", "mean", "ci", "test", "n", "seed"] {
+                    assert_eq!(got[key], want[key], "{name} {flag} {key}");
+                }
+            }
         }
     }
 }

@@ -39,17 +39,17 @@ impl PairedTest {
     }
 
     /// The signature field of the sample count: `bs` or `ar`.
-    fn signature_key(self) -> &'static str {
+    pub(super) fn signature_key(self) -> &'static str {
         &self.name()[7..]
     }
 }
 
 /// The `seed` field: the seed, or sacreBLEU's `"None"` for an unseeded run.
-fn seed_field(r: &Resampling) -> Value {
+pub(super) fn seed_field(r: &Resampling) -> Value {
     r.seed.map_or(Value::String("None".into()), |s| json!(s))
 }
 
-fn seed_text(r: &Resampling) -> String {
+pub(super) fn seed_text(r: &Resampling) -> String {
     r.seed.map_or("None".to_string(), |s| s.to_string())
 }
 
