@@ -89,43 +89,50 @@ pub fn run(a: &CandidatesArgs, out: &mut dyn Write) -> Result<bool, CliError> {
         },
         metaphorical_class: a.metaphorical_class,
     };
-    let inputs: Vec<CandidateInput<'_>> = records
-        .iter()
-        .filter_map(|(_, r)| r.as_ref().ok())
-        .map(|(h, f, _)| CandidateInput {
-            headline: h,
-            focus: f.clone(),
-        })
-        .collect();
-    let mut sets = newsmet::generate(&inputs, &mlm, detector.as_ref(), &wn, &cfg)?.into_iter();
     let signature = signature(a, &mlm, detector.as_ref());
+    let werr = |e| CliError::io("stdout", e);
     let mut failed = 0;
-    for (line, r) in &records {
-        let result = match r {
-            Ok((headline, _, from)) => {
-                sets.next()
+    // Streamed: the records of `batch_size` x STREAM_BATCHES lines at a time are computed,
+    // written and flushed before the next lines run (a constant, as in `classify`, so the
+    // batches, and with them the numbers, do not depend on the thread count).
+    let chunk = a.batch_size.saturating_mul(flags::STREAM_BATCHES).max(1);
+    for part in records.chunks(chunk) {
+        let inputs: Vec<CandidateInput<'_>> = part
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok())
+            .map(|(h, f, _)| CandidateInput {
+                headline: h,
+                focus: f.clone(),
+            })
+            .collect();
+        let mut sets = newsmet::generate(&inputs, &mlm, detector.as_ref(), &wn, &cfg)?.into_iter();
+        for (line, r) in part {
+            let result = match r {
+                Ok((headline, _, from)) => sets
+                    .next()
                     .unwrap_or_else(|| Err("no result".into()))
                     .map(|s| {
                         let mut v = serde_json::to_value(&s).unwrap_or_default();
                         v["headline"] = json!(headline);
                         v["focus_from"] = json!(from);
                         v
-                    })
-            }
-            Err(e) => Err(e.clone()),
-        };
-        let v = match result {
-            Ok(mut v) => {
-                v["line"] = json!(line);
-                v["signature"] = json!(signature);
-                v
-            }
-            Err(message) => {
-                failed += 1;
-                json!({"line": line, "error": format!("{}:{line}: {message}", a.input.display())})
-            }
-        };
-        writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
+                    }),
+                Err(e) => Err(e.clone()),
+            };
+            let v = match result {
+                Ok(mut v) => {
+                    v["line"] = json!(line);
+                    v["signature"] = json!(signature);
+                    v
+                }
+                Err(message) => {
+                    failed += 1;
+                    json!({"line": line, "error": format!("{}:{line}: {message}", a.input.display())})
+                }
+            };
+            writeln!(out, "{v}").map_err(werr)?;
+        }
+        out.flush().map_err(werr)?;
     }
     Ok(failed == 0)
 }

@@ -254,9 +254,15 @@ fn learned_metrics_run_the_significance_tests() {
                 n_samples: n,
                 ..Resampling::bootstrap()
             };
-            let want =
-                segment_paired_records(name, &base_scores, &[sys_scores.clone()], &sig, test, &r)
-                    .unwrap();
+            let want = segment_paired_records(
+                name,
+                &base_scores,
+                std::slice::from_ref(&sys_scores),
+                &sig,
+                test,
+                &r,
+            )
+            .unwrap();
             for (got, want) in recs.iter().zip(&want) {
                 for key in ["p_value", "mean", "ci", "test", "n", "seed"] {
                     assert_eq!(got[key], want[key], "{name} {flag} {key}");

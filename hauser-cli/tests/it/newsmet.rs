@@ -270,6 +270,31 @@ fn wordnet_candidates_answer_every_line() {
         .as_str()
         .unwrap()
         .contains("not a token index"));
+
+    // Streamed in chunks of batch size x 16 lines: with --batch-size 1 three copies of the input
+    // (21 lines) run in two chunks and answer as one run does, line for line.
+    let once = input.trim_start_matches('\u{feff}');
+    let thrice = once.repeat(3);
+    let mut args = vec!["newsmet", "candidates", "--input", "-", "--mlm", &mlm];
+    args.extend(["--detector", &det, "--top-k", "100", "--keep", "3"]);
+    args.extend(["--wordnet", wn.to_str().unwrap(), "--batch-size", "1"]);
+    let once = json_lines(&crate::common::run_stdin(&args, once));
+    let streamed = json_lines(&crate::common::run_stdin(&args, &thrice));
+    assert_eq!(streamed.len(), 21);
+    for (i, r) in streamed.iter().enumerate() {
+        assert_eq!(r["line"], i + 1);
+        for key in ["masked", "metaphorical", "literal", "focus", "error"] {
+            let want = &once[i % 7][key];
+            if key == "error" && want.is_string() {
+                let tail = |v: &serde_json::Value| {
+                    v.as_str().unwrap().split_once(": ").unwrap().1.to_string()
+                };
+                assert_eq!(tail(&r[key]), tail(want), "line {}", i + 1);
+            } else {
+                assert_eq!(r[key], *want, "line {} {key}", i + 1);
+            }
+        }
+    }
 }
 
 /// `--pred-more` takes several files after one flag (as docs/TASKS.md shows it) and repeated
