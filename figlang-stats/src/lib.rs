@@ -38,6 +38,7 @@ mod rank;
 mod ranking;
 mod resample;
 mod rng;
+mod ttest;
 
 pub use agreement::{
     cohen_kappa, fleiss_kappa, leave_one_out, pairwise_pearson, zscore, zscore_by_group,
@@ -65,3 +66,4 @@ pub use resample::{
     bootstrap_meta_eval_with_segments, williams_test, williams_test_from_r, BootstrapConfig,
     BootstrapInterval, MetaEvalBootstrap, WilliamsTest,
 };
+pub use ttest::{ttest_rel, Alternative, TTest};

@@ -182,11 +182,16 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
         return Err(unknown_metric(name));
     }
     let sig = &args.significance;
-    let paired = sig.paired_bs || sig.paired_ar;
-    if !paired && !sig.systems.is_empty() {
+    if !sig.compares_systems() && !sig.systems.is_empty() {
         return Err(CliError::Usage(
-            "--system needs --paired-bs or --paired-ar".into(),
+            "--system needs --paired-bs, --paired-ar or --comet-compare".into(),
         ));
+    }
+    if sig.comet_compare && !neural_metric::NAMES.contains(&name) {
+        return Err(CliError::Usage(format!(
+            "--comet-compare is unbabel-comet's comparison of line scores, for the neural metrics ({}); {name} has none (use --paired-bs or --paired-ar)",
+            neural_metric::NAMES.join(", ")
+        )));
     }
     if args.sentence && sig.wanted() {
         return Err(CliError::Usage(
@@ -339,7 +344,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         None => None,
     };
     let sig = &args.significance;
-    let systems = if sig.paired_bs || sig.paired_ar {
+    let systems = if sig.compares_systems() {
         let baseline = args.hyp.as_deref().ok_or_else(|| {
             CliError::Usage(
                 "the paired tests compare --system files with the baseline --hyp".into(),

@@ -7,11 +7,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use figlang_metrics::stats::Alternative;
 use figlang_metrics::text::significance::{
-    confidence_record, paired_records, segment_confidence_record, segment_paired_records,
-    PairedTest, Resampling, MAX_SAMPLES,
+    comet_compare, confidence_record, paired_records, segment_confidence_record,
+    segment_paired_records, CometCompare, PairedTest, Resampling, MAX_SAMPLES,
 };
 use figlang_metrics::text::{MetricError, TextMetric};
 
@@ -45,6 +46,27 @@ pub struct SignificanceFlags {
     /// A system compared with the baseline --hyp, line-aligned with it; repeat for several.
     #[arg(long = "system", value_name = "FILE")]
     pub systems: Vec<PathBuf>,
+    /// The neural metrics: unbabel-comet's `comet-compare` statistics of --hyp and every
+    /// --system, pair by pair (bootstrap resampling of system means, wins and ties; SciPy's
+    /// paired t-test), one JSON line per pair.
+    #[arg(long, requires = "systems", conflicts_with_all = ["confidence", "paired_bs", "paired_ar"])]
+    pub comet_compare: bool,
+    /// Bootstrap partitions of --comet-compare (comet-compare's --num_splits).
+    #[arg(long, default_value_t = 300, value_parser = samples, requires = "comet_compare")]
+    pub num_splits: usize,
+    /// Share of the lines in each partition of --comet-compare (its --sample_ratio).
+    #[arg(long, default_value_t = 0.4, value_parser = sample_ratio, requires = "comet_compare")]
+    pub sample_ratio: f64,
+    /// The t-test's alternative of --comet-compare (its --t_test_alternative).
+    #[arg(long, default_value = "two-sided", value_parser = ["two-sided", "less", "greater"], requires = "comet_compare")]
+    pub t_test_alternative: String,
+}
+
+fn sample_ratio(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!("{s:?}: a positive number (a share of the lines)")),
+    }
 }
 
 fn samples(s: &str) -> Result<usize, String> {
@@ -59,7 +81,12 @@ fn samples(s: &str) -> Result<usize, String> {
 impl SignificanceFlags {
     /// Whether a significance option was given.
     pub fn wanted(&self) -> bool {
-        self.confidence || self.paired_bs || self.paired_ar
+        self.confidence || self.paired_bs || self.paired_ar || self.comet_compare
+    }
+
+    /// Whether a test compares --system files with --hyp.
+    pub fn compares_systems(&self) -> bool {
+        self.paired_bs || self.paired_ar || self.comet_compare
     }
 }
 
@@ -155,6 +182,9 @@ impl<'a> SignificanceRun<'a> {
     ) -> Result<bool, CliError> {
         let flags = self.flags;
         let io = |e| CliError::io("<stdout>", e);
+        if flags.comet_compare {
+            return self.comet_compare(name, scores, systems, signature, out);
+        }
         if flags.confidence {
             let r = resampling(flags.confidence_n)?;
             let line = segment_confidence_record(name, scores, signature, &r).map_err(err)?;
@@ -182,6 +212,66 @@ impl<'a> SignificanceRun<'a> {
             line.insert("system".into(), Value::String(system));
             line.extend(record);
             writeln!(out, "{}", Value::Object(line)).map_err(io)?;
+        }
+        Ok(true)
+    }
+
+    /// `--comet-compare`: one JSON line per pair of systems (--hyp first, then each --system),
+    /// with comet-compare's `x_name`, `y_name`, `bootstrap_resampling` (`x-mean`, `y-mean`,
+    /// `ties (%)`, `x_wins (%)`, `y_wins (%)`) and `paired_t-test` (`statistic`, `p_value`).
+    fn comet_compare(
+        &self,
+        name: &str,
+        scores: &[f64],
+        systems: &[Vec<f64>],
+        signature: &hauser_core::Signature,
+        out: &mut dyn Write,
+    ) -> Result<bool, CliError> {
+        let flags = self.flags;
+        let cfg = CometCompare {
+            num_splits: flags.num_splits,
+            sample_ratio: flags.sample_ratio,
+            alternative: Alternative::parse(&flags.t_test_alternative).unwrap_or_default(),
+            ..CometCompare::default()
+        };
+        let all: Vec<Vec<f64>> = std::iter::once(scores.to_vec())
+            .chain(systems.iter().cloned())
+            .collect();
+        let pairs = comet_compare(&all, &cfg).map_err(err)?;
+        let names: Vec<String> = std::iter::once(
+            self.baseline
+                .map_or("-".into(), |p| p.display().to_string()),
+        )
+        .chain(flags.systems.iter().map(|p| p.display().to_string()))
+        .collect();
+        let sig = signature
+            .clone()
+            .with("compare", "comet-compare")
+            .with("splits", cfg.num_splits)
+            .with("ratio", cfg.sample_ratio)
+            .with("alternative", cfg.alternative.as_str())
+            .with("seed", cfg.seed)
+            .to_string();
+        let num = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        for p in pairs {
+            let line = json!({
+                "metric": name,
+                "x_name": names[p.x],
+                "y_name": names[p.y],
+                "bootstrap_resampling": {
+                    "x-mean": num(p.x_mean),
+                    "y-mean": num(p.y_mean),
+                    "ties (%)": p.ties,
+                    "x_wins (%)": p.x_wins,
+                    "y_wins (%)": p.y_wins,
+                },
+                "paired_t-test": {
+                    "statistic": num(p.t_test.statistic),
+                    "p_value": num(p.t_test.p_value),
+                },
+                "signature": sig,
+            });
+            writeln!(out, "{line}").map_err(|e| CliError::io("<stdout>", e))?;
         }
         Ok(true)
     }

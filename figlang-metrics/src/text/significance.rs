@@ -37,6 +37,7 @@
 //! Resamples are scored in parallel (rayon); the draws are sequential, so results do not depend
 //! on the thread count.
 
+mod comet_compare;
 mod emulation;
 mod report;
 mod segments;
@@ -46,6 +47,7 @@ use rayon::prelude::*;
 use super::bleu_sacre::BleuStats;
 use super::error::MetricError;
 use super::rouge::Prf;
+pub use comet_compare::{comet_compare, CometCompare, PairComparison, TIE_EPSILON};
 use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
 pub use segments::{segment_confidence_record, segment_paired_records};

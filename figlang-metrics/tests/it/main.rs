@@ -4,6 +4,7 @@
 mod common;
 mod golden_bleu;
 mod golden_chrf;
+mod golden_comet_compare;
 mod golden_diversity;
 mod golden_meteor;
 mod golden_porter;

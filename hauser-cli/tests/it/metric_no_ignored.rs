@@ -504,3 +504,96 @@ fn a_flag_the_metric_does_not_read_is_refused() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn comet_compare_runs_on_the_neural_metrics_only() {
+    // Issue 28, item 4: comet-compare's statistics, on the line scores of --hyp and --system.
+    use figlang_metrics::text::significance::{comet_compare, CometCompare};
+    let f = files();
+    let (name, base) = metrics(&f)
+        .into_iter()
+        .find(|(n, _)| *n == "comet")
+        .unwrap();
+    let out = metric(
+        name,
+        &f,
+        &base,
+        &[
+            "--comet-compare",
+            "--system",
+            &f.system,
+            "--num-splits",
+            "40",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(r["x_name"], f.hyp.as_str());
+    assert_eq!(r["y_name"], f.system.as_str());
+    assert!(
+        r["signature"].as_str().unwrap().contains("splits:40"),
+        "{r}"
+    );
+    let line_scores = |hyp: &str| -> Vec<f64> {
+        let mut args = vec!["metric", name, "--hyp", hyp];
+        args.extend(
+            base.iter()
+                .map(|a| if *a == f.hyp { hyp } else { a.as_str() }),
+        );
+        args.extend(["--sentence", "--format", "jsonl"]);
+        json_lines(&run(&args))
+            .iter()
+            .map(|v| v["score"].as_f64().unwrap())
+            .collect()
+    };
+    let cfg = CometCompare {
+        num_splits: 40,
+        ..CometCompare::default()
+    };
+    let want = comet_compare(&[line_scores(&f.hyp), line_scores(&f.system)], &cfg).unwrap();
+    let b = &r["bootstrap_resampling"];
+    assert_eq!(b["x-mean"].as_f64(), Some(want[0].x_mean));
+    assert_eq!(b["y_wins (%)"].as_f64(), Some(want[0].y_wins));
+    assert_eq!(
+        r["paired_t-test"]["p_value"].as_f64(),
+        Some(want[0].t_test.p_value).filter(|p| p.is_finite())
+    );
+    // Refused: for a text metric, without --system, and its options without it.
+    let refs = ["--ref".to_string(), f.reference.clone()];
+    for (name, base, extra, flag) in [
+        (
+            "bleu",
+            &refs[..],
+            vec!["--comet-compare", "--system", &f.system],
+            "--comet-compare",
+        ),
+        ("comet", &base[..], vec!["--comet-compare"], "--system"),
+        (
+            "comet",
+            &base[..],
+            vec!["--num-splits", "5"],
+            "--comet-compare",
+        ),
+        (
+            "comet",
+            &base[..],
+            vec!["--sample-ratio", "0"],
+            "--sample-ratio",
+        ),
+    ] {
+        let out = metric(name, &f, base, &extra);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{name} {extra:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains(flag),
+            "{name} {extra:?}: {}",
+            stderr(&out)
+        );
+    }
+}
