@@ -108,7 +108,7 @@ fn significance_needs_what_it_tests() {
         (vec!["bleu", "--paired-bs"], "--system"),
         (
             vec!["bleu", "--system", &h],
-            "--system needs --paired-bs or --paired-ar",
+            "--system needs --paired-bs, --paired-ar or --comet-compare",
         ),
         (
             vec!["bleu", "--confidence", "--confidence-n", "0"],
