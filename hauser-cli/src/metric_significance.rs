@@ -139,8 +139,20 @@ pub fn paired(
     };
     let r = resampling(n)?;
     let records = paired_records(name, metric, hyps, systems, refs, test, &r).map_err(err)?;
-    let names = std::iter::once(format!("Baseline: {}", baseline.display()))
-        .chain(flags.systems.iter().map(|p| p.display().to_string()));
+    write_named(Some(baseline), &flags.systems, records, out)
+}
+
+/// Writes the records of a paired test, one JSON line each, named by `system`: `Baseline: `
+/// and the baseline's path first (`-` when it is standard input), then each system's path.
+fn write_named(
+    baseline: Option<&Path>,
+    systems: &[PathBuf],
+    records: Vec<Map<String, Value>>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let baseline = baseline.map_or("-".into(), |p| p.display().to_string());
+    let names = std::iter::once(format!("Baseline: {baseline}"))
+        .chain(systems.iter().map(|p| p.display().to_string()));
     for (system, record) in names.zip(records) {
         let mut line = Map::new();
         line.insert("system".into(), Value::String(system));
@@ -202,17 +214,7 @@ impl<'a> SignificanceRun<'a> {
         let r = resampling(n)?;
         let records =
             segment_paired_records(name, scores, systems, signature, test, &r).map_err(err)?;
-        let baseline = self
-            .baseline
-            .map_or("-".into(), |p| p.display().to_string());
-        let names = std::iter::once(format!("Baseline: {baseline}"))
-            .chain(flags.systems.iter().map(|p| p.display().to_string()));
-        for (system, record) in names.zip(records) {
-            let mut line = Map::new();
-            line.insert("system".into(), Value::String(system));
-            line.extend(record);
-            writeln!(out, "{}", Value::Object(line)).map_err(io)?;
-        }
+        write_named(self.baseline, &flags.systems, records, out)?;
         Ok(true)
     }
 

@@ -3,10 +3,12 @@
 //! Python package returns as dicts. Field names are sacreBLEU's (`confidence_mean`,
 //! `confidence_var`; `score`, `p_value`, `mean`, `ci`) and rouge-score's (`low`, `mid`, `high`).
 
+use hauser_core::Signature;
 use serde_json::{json, Map, Value};
 
 use super::{
-    bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap, Resampling, ROUGE_CONFIDENCE,
+    bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap, PairedResult, Resampling,
+    ROUGE_CONFIDENCE,
 };
 use crate::text::rouge::Prf;
 use crate::text::{MetricError, TextMetric};
@@ -171,12 +173,24 @@ pub fn paired_records(
             paired_ar(&base_rows, &views, res.scorer(), r, None)?
         }
     };
-    let sig = metric
-        .signature(baseline.len(), refs.len())
+    let sig = metric.signature(baseline.len(), refs.len());
+    Ok(paired_lines(name, results, test, r, sig))
+}
+
+/// The records of a paired test's results (see [`paired_records`]); `signature` gets the sample
+/// count and the seed. A non-finite number is written `null` (serde_json's conversion).
+pub(super) fn paired_lines(
+    name: &str,
+    results: Vec<PairedResult>,
+    test: PairedTest,
+    r: &Resampling,
+    signature: Signature,
+) -> Vec<Map<String, Value>> {
+    let sig = signature
         .with(test.signature_key(), r.n_samples)
         .with("seed", seed_text(r))
         .to_string();
-    Ok(results
+    results
         .into_iter()
         .map(|result| {
             let mut line = Map::new();
@@ -191,5 +205,5 @@ pub fn paired_records(
             line.insert("signature".into(), json!(sig));
             line
         })
-        .collect())
+        .collect()
 }

@@ -22,7 +22,7 @@
 use hauser_core::Signature;
 use serde_json::{json, Map, Value};
 
-use super::report::{seed_field, seed_text};
+use super::report::{paired_lines, seed_field, seed_text};
 use super::{bootstrap_ci, paired_ar, paired_bootstrap, PairedTest, Resampling};
 use crate::text::MetricError;
 
@@ -112,27 +112,7 @@ pub fn segment_paired_records(
         PairedTest::Bootstrap => paired_bootstrap(&base_rows, &views, &mean, r)?,
         PairedTest::ApproximateRandomization => paired_ar(&base_rows, &views, &mean, r, None)?,
     };
-    let sig = signature
-        .clone()
-        .with(test.signature_key(), r.n_samples)
-        .with("seed", seed_text(r))
-        .to_string();
-    Ok(results
-        .into_iter()
-        .map(|result| {
-            let mut line = Map::new();
-            line.insert("metric".into(), json!(name));
-            line.insert("score".into(), number(result.score));
-            line.insert("p_value".into(), json!(result.p_value));
-            line.insert("mean".into(), json!(result.mean.filter(|m| m.is_finite())));
-            line.insert("ci".into(), json!(result.ci.filter(|c| c.is_finite())));
-            line.insert("test".into(), json!(test.name()));
-            line.insert("n".into(), json!(r.n_samples));
-            line.insert("seed".into(), seed_field(r));
-            line.insert("signature".into(), json!(sig));
-            line
-        })
-        .collect())
+    Ok(paired_lines(name, results, test, r, signature.clone()))
 }
 
 #[cfg(test)]
