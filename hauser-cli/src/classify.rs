@@ -46,7 +46,6 @@ pub struct ClassifyArgs {
 
 /// (line, text) of every row of the input.
 fn rows(args: &ClassifyArgs, text: &str) -> Result<Vec<(usize, String)>, CliError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let is_csv = args.csv
         || args
             .input
@@ -77,7 +76,8 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
         .model("--model", Some(&args.model))
         .output("--output", args.output.as_deref())
         .check()?;
-    let text = files::read_to_string_keeping_bom(&args.input)?;
+    // Without its BOM: `files` drops it, once.
+    let text = files::read_to_string(&args.input)?;
     let rows = rows(args, &text)?;
     let clf = SequenceClassifier::load(
         &ModelSource::parse(&args.model),

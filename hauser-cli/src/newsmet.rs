@@ -251,8 +251,8 @@ fn each_record(
     out: &mut dyn Write,
     record: impl Fn(&str) -> Result<serde_json::Value, String>,
 ) -> Result<bool, CliError> {
-    let text = files::read_to_string_keeping_bom(input)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    // Without its BOM: `files` drops it, once.
+    let text = files::read_to_string(input)?;
     let mut failed = 0;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');

@@ -61,8 +61,8 @@ pub struct CandidatesArgs {
 /// Unreadable input, WordNet or models.
 pub fn run(a: &CandidatesArgs, out: &mut dyn Write) -> Result<bool, CliError> {
     let wn = WordNet::open(&a.wordnet).map_err(|e| CliError::Usage(format!("--wordnet: {e}")))?;
-    let text = files::read_to_string_keeping_bom(&a.input)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    // Without its BOM: `files` drops it, once.
+    let text = files::read_to_string(&a.input)?;
     let mut records: Vec<(usize, Result<Parsed, String>)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
