@@ -172,8 +172,9 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 
 /// Refuses, before any input is read or model loaded, the options the metric named would not
 /// use: the significance options for `wmd` (sacreBLEU's resampling tests run on the text
-/// metrics' statistics and on the neural metrics' line scores), `--system` without a paired test, and `--lowercase`, which is BLEU's only (as
-/// in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
+/// metrics' statistics and on the neural metrics' line scores), `--system` without a test that
+/// compares systems, `--comet-compare` outside the neural metrics, and `--lowercase`, which is
+/// BLEU's only (as in sacreBLEU's command line, where chrF has `--chrf-lowercase` and TER
 /// `--ter-case-sensitive`), and `--sentence` with a significance test (whose records are corpus
 /// records). The `-n` variants need their test (clap's `requires`).
 fn check_options(args: &MetricArgs) -> Result<(), CliError> {

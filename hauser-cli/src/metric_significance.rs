@@ -142,18 +142,25 @@ pub fn paired(
     write_named(Some(baseline), &flags.systems, records, out)
 }
 
+/// The names of the compared files: the baseline's path first (`-` when it is standard
+/// input), then each system's.
+fn file_names(baseline: Option<&Path>, systems: &[PathBuf]) -> Vec<String> {
+    std::iter::once(baseline.map_or("-".into(), |p| p.display().to_string()))
+        .chain(systems.iter().map(|p| p.display().to_string()))
+        .collect()
+}
+
 /// Writes the records of a paired test, one JSON line each, named by `system`: `Baseline: `
-/// and the baseline's path first (`-` when it is standard input), then each system's path.
+/// and the baseline's name first, then each system's ([`file_names`]).
 fn write_named(
     baseline: Option<&Path>,
     systems: &[PathBuf],
     records: Vec<Map<String, Value>>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let baseline = baseline.map_or("-".into(), |p| p.display().to_string());
-    let names = std::iter::once(format!("Baseline: {baseline}"))
-        .chain(systems.iter().map(|p| p.display().to_string()));
-    for (system, record) in names.zip(records) {
+    let mut names = file_names(baseline, systems);
+    names[0] = format!("Baseline: {}", names[0]);
+    for (system, record) in names.into_iter().zip(records) {
         let mut line = Map::new();
         line.insert("system".into(), Value::String(system));
         line.extend(record);
@@ -240,12 +247,7 @@ impl<'a> SignificanceRun<'a> {
             .chain(systems.iter().cloned())
             .collect();
         let pairs = comet_compare(&all, &cfg).map_err(err)?;
-        let names: Vec<String> = std::iter::once(
-            self.baseline
-                .map_or("-".into(), |p| p.display().to_string()),
-        )
-        .chain(flags.systems.iter().map(|p| p.display().to_string()))
-        .collect();
+        let names = file_names(self.baseline, &flags.systems);
         let sig = signature
             .clone()
             .with("compare", "comet-compare")
@@ -254,22 +256,22 @@ impl<'a> SignificanceRun<'a> {
             .with("alternative", cfg.alternative.as_str())
             .with("seed", cfg.seed)
             .to_string();
-        let num = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        // json! writes a non-finite number (a t-test without variance) as null.
         for p in pairs {
             let line = json!({
                 "metric": name,
                 "x_name": names[p.x],
                 "y_name": names[p.y],
                 "bootstrap_resampling": {
-                    "x-mean": num(p.x_mean),
-                    "y-mean": num(p.y_mean),
+                    "x-mean": p.x_mean,
+                    "y-mean": p.y_mean,
                     "ties (%)": p.ties,
                     "x_wins (%)": p.x_wins,
                     "y_wins (%)": p.y_wins,
                 },
                 "paired_t-test": {
-                    "statistic": num(p.t_test.statistic),
-                    "p_value": num(p.t_test.p_value),
+                    "statistic": p.t_test.statistic,
+                    "p_value": p.t_test.p_value,
                 },
                 "signature": sig,
             });

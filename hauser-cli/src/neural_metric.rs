@@ -349,12 +349,14 @@ pub fn run(
             for sys in texts.systems {
                 others.push(metric.score(&strs(sys), &strs(&refs[0]))?);
             }
-            (scores.clone(), mean(&scores), metric.signature(), json!({}))
+            let system = mean(&scores);
+            (scores, system, metric.signature(), json!({}))
         }
         "comet" => {
             let (scores, systems, signature) = comet(args, &opts, texts)?;
             others = systems;
-            (scores.clone(), mean(&scores), signature, json!({}))
+            let system = mean(&scores);
+            (scores, system, signature, json!({}))
         }
         "perplexity" => {
             let (source, id) = model(args, name)?;
@@ -365,10 +367,8 @@ pub fn run(
                 BosMode::None
             };
             let metric = Perplexity::new(lm, &id, bos)?;
-            let texts_of = texts;
-            let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
-            let scores = metric.score(&texts)?;
-            for sys in texts_of.systems {
+            let scores = metric.score(&strs(hyps))?;
+            for sys in texts.systems {
                 others.push(metric.score(&strs(sys))?.perplexity);
             }
             if !scores.truncated.is_empty() {
@@ -414,8 +414,7 @@ pub fn run(
             for sys in texts.systems {
                 others.push(metric.directional(&strs(sys), &towards)?);
             }
-            let texts: Vec<&str> = hyps.iter().map(String::as_str).collect();
-            let p = metric.directional(&texts, &towards)?;
+            let p = metric.directional(&strs(hyps), &towards)?;
             let system = p.iter().sum::<f64>() / p.len() as f64;
             let flipped = towards.iter().filter(|t| !**t).count();
             (

@@ -114,6 +114,12 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// A usage error: exit 2, and the message contains `needle` (the flag it names).
+fn assert_refused(out: &Output, label: &str, needle: &str) {
+    assert_eq!(out.status.code(), Some(2), "{label}: {}", stderr(out));
+    assert!(stderr(out).contains(needle), "{label}: {}", stderr(out));
+}
+
 #[test]
 fn significance_options_are_refused_by_the_metrics_without_them() {
     // Before: each of these exited 0 with the plain score, the option ignored (a missing
@@ -147,21 +153,14 @@ fn significance_options_are_refused_by_the_metrics_without_them() {
         }
         for (extra, flag) in cases {
             let out = metric(name, &f, &base, &extra);
-            assert_ne!(out.status.code(), Some(0), "{name} {extra:?}");
-            if flag != missing {
-                assert_eq!(
-                    out.status.code(),
-                    Some(2),
-                    "{name} {extra:?}: {}",
-                    stderr(&out)
-                );
+            let label = format!("{name} {extra:?}");
+            if flag == missing {
+                assert_ne!(out.status.code(), Some(0), "{label}");
+                assert!(stderr(&out).contains(flag), "{label}: {}", stderr(&out));
+            } else {
+                assert_refused(&out, &label, flag);
             }
-            assert!(
-                stderr(&out).contains(flag),
-                "{name} {extra:?}: {}",
-                stderr(&out)
-            );
-            assert!(out.stdout.is_empty(), "{name} {extra:?}");
+            assert!(out.stdout.is_empty(), "{label}");
         }
     }
 }
@@ -287,8 +286,7 @@ fn the_n_variants_need_their_test_for_the_text_metrics_too() {
         ),
     ] {
         let out = metric("bleu", &f, &["--ref".into(), f.reference.clone()], &extra);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        assert!(stderr(&out).contains(flag), "{extra:?}: {}", stderr(&out));
+        assert_refused(&out, &format!("{extra:?}"), flag);
     }
     // --sentence with a test, whose records are corpus records: refused, not ignored.
     for extra in [
@@ -296,8 +294,7 @@ fn the_n_variants_need_their_test_for_the_text_metrics_too() {
         vec!["--paired-bs", "--system", &f.system, "--sentence"],
     ] {
         let out = metric("chrf", &f, &["--ref".into(), f.reference.clone()], &extra);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        assert!(stderr(&out).contains("--sentence"), "{}", stderr(&out));
+        assert_refused(&out, &format!("{extra:?}"), "--sentence");
     }
     // With their test they are honoured.
     let out = metric(
@@ -379,8 +376,7 @@ fn lowercase_is_bleus_only_as_in_sacrebleu() {
         ("rougeL", "--lowercase"),
     ] {
         let out = metric(name, &f, &refs, &["-lc"]);
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(stderr(&out).contains(hint), "{name}: {}", stderr(&out));
+        assert_refused(&out, name, hint);
     }
     let out = metric("bleu", &f, &refs, &["-lc"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -584,16 +580,6 @@ fn comet_compare_runs_on_the_neural_metrics_only() {
         ),
     ] {
         let out = metric(name, &f, base, &extra);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{name} {extra:?}: {}",
-            stderr(&out)
-        );
-        assert!(
-            stderr(&out).contains(flag),
-            "{name} {extra:?}: {}",
-            stderr(&out)
-        );
+        assert_refused(&out, &format!("{name} {extra:?}"), flag);
     }
 }

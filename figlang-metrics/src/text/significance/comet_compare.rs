@@ -22,6 +22,7 @@
 
 use figlang_stats::numpy_rng::{bounded_fill, Bounded, Mt19937};
 use figlang_stats::{ttest_rel, Alternative, TTest};
+use hauser_core::limits;
 use serde::Serialize;
 
 use super::emulation::pairwise_sum_f32;
@@ -120,7 +121,10 @@ pub fn comet_compare(
         .checked_mul(splits)
         .filter(|&d| d <= 1 << 31)
         .ok_or_else(|| bad("comet-compare: too many draws (sample size x splits)".into()))?;
-    let mut ids = vec![0u64; draws];
+    // Reserved fallibly against the memory limit: 2^31 draws would be 16 GB.
+    let mut ids: Vec<u64> =
+        limits::try_vec("comet-compare draws", draws).map_err(|e| bad(e.to_string()))?;
+    ids.resize(draws, 0);
     bounded_fill(
         &mut Mt19937::seed(cfg.seed),
         n as u64,

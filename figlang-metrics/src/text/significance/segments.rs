@@ -48,15 +48,6 @@ fn mean(sums: &[f64]) -> f64 {
     }
 }
 
-/// JSON for a score: a number, or `null` for NaN or an infinity (as every JSON output here).
-fn number(x: f64) -> Value {
-    if x.is_finite() {
-        json!(x)
-    } else {
-        Value::Null
-    }
-}
-
 /// `--confidence` for a segment-scored metric: the record of
 /// [`confidence_record`](super::confidence_record) (`metric`, `score`, `n`, `signature` with `bs`
 /// and `seed`, `confidence_n`, `seed`, `confidence_mean`, `confidence_var`, `confidence`), the
@@ -77,13 +68,14 @@ pub fn segment_confidence_record(
         .with("seed", seed_text(r));
     let mut line = Map::new();
     line.insert("metric".into(), json!(name));
-    line.insert("score".into(), number(ci.score));
+    // json! writes NaN (no finite score in a resample) and infinities as null.
+    line.insert("score".into(), json!(ci.score));
     line.insert("n".into(), json!(scores.len()));
     line.insert("signature".into(), json!(sig.to_string()));
     line.insert("confidence_n".into(), json!(r.n_samples));
     line.insert("seed".into(), seed_field(r));
-    line.insert("confidence_mean".into(), number(ci.mean));
-    line.insert("confidence_var".into(), number(ci.ci));
+    line.insert("confidence_mean".into(), json!(ci.mean));
+    line.insert("confidence_var".into(), json!(ci.ci));
     line.insert(
         "confidence".into(),
         json!(format!("μ = {:.4} ± {:.4}", ci.mean, ci.ci)),
@@ -135,6 +127,10 @@ mod tests {
         let m = line["confidence_mean"].as_f64().unwrap();
         assert!((2.0..=2.1).contains(&m), "{m}");
         assert!(line["signature"].as_str().unwrap().contains("bs:1000"));
+        // No finite score: NaN, written as null.
+        let line = segment_confidence_record("m", &[f64::NAN; 3], &sig, &r()).unwrap();
+        assert_eq!(line["score"], Value::Null);
+        assert_eq!(line["confidence_mean"], Value::Null);
     }
 
     #[test]
