@@ -113,6 +113,7 @@ mod packed;
 mod rows;
 mod scorers;
 mod source;
+mod spm;
 mod tokenize;
 mod weights;
 

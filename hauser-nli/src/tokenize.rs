@@ -1,4 +1,5 @@
-//! Tokenizer loading (tokenizer.json, or vocab.txt / vocab.json + merges.txt) and truncation.
+//! Tokenizer loading (tokenizer.json, or vocab.txt, spm.model, or vocab.json + merges.txt) and
+//! truncation.
 
 use tokenizers::models::bpe::BPE;
 use tokenizers::models::wordpiece::WordPiece;
@@ -33,12 +34,18 @@ pub struct TextEncoder {
     max_len: usize,
     /// Which file the tokenizer came from, for signatures.
     pub origin: String,
+    /// How a pair too long for the model is cut: `tokenizers`' longest-first (the fast
+    /// tokenizers') or transformers' Python one (the slow tokenizers').
+    python_pairs: bool,
 }
 
 impl TextEncoder {
     /// Loads the tokenizer of `source`: `tokenizer.json`, else `vocab.txt` (WordPiece, BERT
-    /// special tokens), else `vocab.json` + `merges.txt` (byte-level BPE; RoBERTa special
-    /// tokens when `model_type` is a RoBERTa, BERT's for DeBERTa v1, none for GPT-2).
+    /// special tokens), else `spm.model` (a SentencePiece unigram model read as the
+    /// `sentencepiece` library encodes, with BERT's template and transformers' DeBERTa v2 /
+    /// BLEURT-20 special tokens, cased unless `do_lower_case`), else `vocab.json` +
+    /// `merges.txt` (byte-level BPE; RoBERTa special tokens when `model_type` is a RoBERTa,
+    /// BERT's for DeBERTa v1, none for GPT-2).
     ///
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
@@ -74,6 +81,8 @@ impl TextEncoder {
             t.with_pre_tokenizer(Some(BertPreTokenizer));
             bert_template(&mut t, "vocab.txt").map_err(err)?;
             (t, "vocab.txt")
+        } else if let Some(p) = source.optional("spm.model")? {
+            (spm_tokenizer(source, &p).map_err(err)?, "spm.model")
         } else {
             let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
             let merges = source.required("merges.txt")?;
@@ -107,7 +116,15 @@ impl TextEncoder {
             model,
             max_len,
             origin: origin.to_string(),
+            python_pairs: false,
         })
+    }
+
+    /// Cuts pairs as the reference tokenizer of `model_type` does: bleurt-pytorch reads a
+    /// BLEURT `spm.model` with a slow (Python) tokenizer, whose longest-first truncation
+    /// leaves the odd token to the first text where `tokenizers` leaves it to the second.
+    pub(crate) fn adopt_reference_truncation(&mut self, model_type: &str) {
+        self.python_pairs = model_type == "bleurt" && self.origin == "spm.model";
     }
 
     /// The maximum number of tokens per input, special tokens included.
@@ -147,6 +164,9 @@ impl TextEncoder {
             });
         }
         // Truncation is applied only when needed, so that the common case pays nothing.
+        if let (Some(s), true) = (second, self.python_pairs) {
+            return self.encode_python_pair(first, s);
+        }
         let mut t = self.tokenizer.clone();
         t.with_truncation(Some(TruncationParams {
             max_length: self.max_len,
@@ -160,6 +180,39 @@ impl TextEncoder {
             None => t.encode(first, true),
         }
         .map_err(err)?;
+        Ok(Encoded {
+            ids: enc.get_ids().to_vec(),
+            type_ids: enc.get_type_ids().to_vec(),
+            truncated: true,
+        })
+    }
+
+    /// A pair too long for the model, cut as transformers' `truncate_sequences` does for
+    /// `longest_first`: first from the longer text down to the shorter one's length, then
+    /// half each, the odd token from the second text.
+    fn encode_python_pair(&self, first: &str, second: &str) -> Result<Encoded> {
+        let err = |e: tokenizers::Error| NliError::Tokenizer {
+            model: self.model.clone(),
+            message: e.to_string(),
+        };
+        let mut a = self.tokenizer.encode(first, false).map_err(err)?;
+        let mut b = self.tokenizer.encode(second, false).map_err(err)?;
+        let special = self
+            .tokenizer
+            .get_post_processor()
+            .map_or(0, |p| tokenizers::PostProcessor::added_tokens(p, true));
+        let (la, lb) = (a.len(), b.len());
+        let remove = (la + lb + special).saturating_sub(self.max_len);
+        let first_remove = la.abs_diff(lb).min(remove);
+        let rest = remove - first_remove;
+        let (cut_a, cut_b) = if la > lb {
+            (first_remove + rest / 2, rest - rest / 2)
+        } else {
+            (rest / 2, first_remove + rest - rest / 2)
+        };
+        a.truncate(la.saturating_sub(cut_a), 0, TruncationDirection::Right);
+        b.truncate(lb.saturating_sub(cut_b), 0, TruncationDirection::Right);
+        let enc = self.tokenizer.post_process(a, Some(b), true).map_err(err)?;
         Ok(Encoded {
             ids: enc.get_ids().to_vec(),
             type_ids: enc.get_type_ids().to_vec(),
@@ -269,6 +322,45 @@ fn bert_template(t: &mut Tokenizer, file: &str) -> std::result::Result<(), Strin
         ("[CLS]".into(), cls),
     )));
     Ok(())
+}
+
+/// A SentencePiece model with what transformers' slow `DebertaV2Tokenizer` (bleurt-pytorch's
+/// `BleurtSPTokenizer`) puts around it: the special tokens (`[CLS]`, `[SEP]`, `[UNK]`, `[PAD]`,
+/// `[MASK]` unless `tokenizer_config.json` names others) split out of the text before the
+/// model sees it, wherever the model has them as pieces; an optional lowercasing
+/// (`do_lower_case`, off by default); BERT's pair template.
+fn spm_tokenizer(
+    source: &ModelSource,
+    path: &std::path::Path,
+) -> std::result::Result<Tokenizer, String> {
+    let named = |e: String| format!("{}: {e}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| named(e.to_string()))?;
+    let spm = crate::spm::load(&bytes).map_err(named)?;
+    let mut t = spm.tokenizer;
+    if lowercase_flag(source).map_err(|e| e.to_string())? == Some(true) {
+        let mut steps = vec![tokenizers::normalizers::Lowercase.into()];
+        steps.extend(t.get_normalizer().cloned());
+        t.with_normalizer(Some(tokenizers::normalizers::Sequence::new(steps)))
+            .map_err(|e| e.to_string())?;
+    }
+    let mut specials = Vec::new();
+    for (key, default) in [
+        ("cls_token", "[CLS]"),
+        ("sep_token", "[SEP]"),
+        ("unk_token", spm.unk.as_str()),
+        ("pad_token", "[PAD]"),
+        ("mask_token", "[MASK]"),
+    ] {
+        let token = special_token(source, key)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_else(|| default.to_string());
+        if t.token_to_id(&token).is_some() {
+            specials.push(tokenizers::AddedToken::from(token, true));
+        }
+    }
+    t.add_special_tokens(specials).map_err(|e| e.to_string())?;
+    bert_template(&mut t, "spm.model")?;
+    Ok(t)
 }
 
 /// `do_lower_case` from `tokenizer_config.json`, when present.

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod bleurt;
+mod bleurt20;
 mod choice;
 mod comet;
 mod common;

@@ -1,0 +1,185 @@
+//! SentencePiece unigram models (`spm.model`, e.g. BLEURT-20's and DeBERTa v3's, which ship no
+//! `tokenizer.json`) as a `tokenizers` pipeline that encodes as the `sentencepiece` library
+//! does: the model's precompiled character map (its normalisation rule, e.g. nmt_nfkc), extra
+//! whitespace removed, a `▁` dummy prefix, spaces escaped to `▁`, then the Viterbi segmentation
+//! over the pieces' scores with the unknown piece for characters no piece covers.
+//!
+//! The file is a protocol buffer (sentencepiece_model.proto); only the fields that change how
+//! text is encoded are read, and a model whose encoding this pipeline cannot reproduce (BPE,
+//! whitespace as suffix, a normalisation without its character map) is refused.
+
+use prost::Message;
+use tokenizers::models::unigram::Unigram;
+use tokenizers::normalizers::{Precompiled, Replace, Sequence};
+use tokenizers::pre_tokenizers::metaspace::{Metaspace, PrependScheme};
+use tokenizers::{NormalizerWrapper, Tokenizer};
+
+/// `ModelProto`, the fields that shape the encoding.
+#[derive(Clone, PartialEq, Message)]
+struct ModelProto {
+    #[prost(message, repeated, tag = "1")]
+    pieces: Vec<Piece>,
+    #[prost(message, optional, tag = "2")]
+    trainer_spec: Option<TrainerSpec>,
+    #[prost(message, optional, tag = "3")]
+    normalizer_spec: Option<NormalizerSpec>,
+}
+
+/// `ModelProto.SentencePiece`.
+#[derive(Clone, PartialEq, Message)]
+struct Piece {
+    #[prost(string, optional, tag = "1")]
+    piece: Option<String>,
+    #[prost(float, optional, tag = "2")]
+    score: Option<f32>,
+    #[prost(int32, optional, tag = "3", default = "1")]
+    kind: Option<i32>,
+}
+
+/// `SentencePiece.Type` values.
+const NORMAL: i32 = 1;
+const UNKNOWN: i32 = 2;
+const CONTROL: i32 = 3;
+const USER_DEFINED: i32 = 4;
+const UNUSED: i32 = 5;
+const BYTE: i32 = 6;
+
+/// `TrainerSpec`, the fields that outlive training.
+#[derive(Clone, PartialEq, Message)]
+struct TrainerSpec {
+    /// UNIGRAM = 1, BPE = 2, WORD = 3, CHAR = 4.
+    #[prost(int32, optional, tag = "3", default = "1")]
+    model_type: Option<i32>,
+    #[prost(bool, optional, tag = "24", default = "false")]
+    treat_whitespace_as_suffix: Option<bool>,
+    #[prost(bool, optional, tag = "35", default = "false")]
+    byte_fallback: Option<bool>,
+}
+
+/// `NormalizerSpec`.
+#[derive(Clone, PartialEq, Message)]
+struct NormalizerSpec {
+    #[prost(string, optional, tag = "1")]
+    name: Option<String>,
+    #[prost(bytes = "vec", optional, tag = "2")]
+    precompiled_charsmap: Option<Vec<u8>>,
+    #[prost(bool, optional, tag = "3", default = "true")]
+    add_dummy_prefix: Option<bool>,
+    #[prost(bool, optional, tag = "4", default = "true")]
+    remove_extra_whitespaces: Option<bool>,
+    #[prost(bool, optional, tag = "5", default = "true")]
+    escape_whitespaces: Option<bool>,
+    #[prost(string, optional, tag = "6")]
+    normalization_rule_tsv: Option<String>,
+}
+
+/// A SentencePiece model read for encoding: the pipeline, and the pieces SentencePiece never
+/// produces from text (control and unused pieces), for the caller's special tokens.
+pub(crate) struct SpmModel {
+    /// Normaliser, pre-tokenizer and model; no post-processor, no added tokens.
+    pub(crate) tokenizer: Tokenizer,
+    /// The unknown piece (e.g. `[UNK]`).
+    pub(crate) unk: String,
+}
+
+/// Reads a SentencePiece model file's bytes (the message says what is wrong; the caller names
+/// the file).
+pub(crate) fn load(bytes: &[u8]) -> Result<SpmModel, String> {
+    let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
+    if m.pieces.is_empty() {
+        return Err("a SentencePiece model with no pieces".into());
+    }
+    let trainer = m.trainer_spec.unwrap_or_default();
+    match trainer.model_type() {
+        1 => {}
+        2 => return Err("a BPE SentencePiece model: only unigram models are supported".into()),
+        t => {
+            return Err(format!(
+                "SentencePiece model type {t}: only unigram (1) is supported"
+            ))
+        }
+    }
+    if trainer.treat_whitespace_as_suffix() {
+        return Err("treat_whitespace_as_suffix is not supported".into());
+    }
+    let norm = m.normalizer_spec.unwrap_or_default();
+    if !norm.normalization_rule_tsv().is_empty() {
+        return Err("a custom normalization_rule_tsv is not supported".into());
+    }
+    if !norm.escape_whitespaces() {
+        return Err("escape_whitespaces = false is not supported".into());
+    }
+    let charsmap = norm.precompiled_charsmap();
+    if charsmap.is_empty() && !matches!(norm.name(), "" | "identity") {
+        return Err(format!(
+            "normalisation {:?} without its precompiled character map",
+            norm.name()
+        ));
+    }
+    let max_normal = m
+        .pieces
+        .iter()
+        .filter(|p| p.kind() == NORMAL)
+        .map(|p| f64::from(p.score()))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let max_normal = if max_normal.is_finite() {
+        max_normal
+    } else {
+        0.0
+    };
+    let mut unk = None;
+    let mut vocab = Vec::with_capacity(m.pieces.len());
+    for (i, p) in m.pieces.iter().enumerate() {
+        let text = p.piece().to_string();
+        if text.is_empty() {
+            return Err(format!("piece {i} is empty"));
+        }
+        let score = match p.kind() {
+            NORMAL | CONTROL | UNUSED | BYTE => f64::from(p.score()),
+            UNKNOWN => {
+                if unk.replace(i).is_some() {
+                    return Err("more than one unknown piece".into());
+                }
+                f64::from(p.score())
+            }
+            // SentencePiece scores a user-defined piece `length x best score - 0.1`, so that
+            // it wins over any split of its text; so does the lattice here.
+            USER_DEFINED => text.chars().count() as f64 * max_normal - 0.1,
+            t => return Err(format!("piece {i} ({text:?}) has unknown type {t}")),
+        };
+        if !score.is_finite() {
+            return Err(format!("piece {i} ({text:?}) has score {score}"));
+        }
+        vocab.push((text, score));
+    }
+    let unk_id = unk.ok_or("no unknown piece")?;
+    let unk = vocab[unk_id].0.clone();
+    let model = Unigram::from(vocab, Some(unk_id), trainer.byte_fallback())
+        .map_err(|e| format!("unigram model: {e}"))?;
+    let mut steps: Vec<NormalizerWrapper> = Vec::new();
+    if !charsmap.is_empty() {
+        let p = Precompiled::from(charsmap).map_err(|e| format!("precompiled_charsmap: {e}"))?;
+        steps.push(p.into());
+    }
+    if norm.remove_extra_whitespaces() {
+        // SentencePiece drops leading and trailing spaces and keeps one of a run, after the
+        // character map (which turns other whitespace into spaces or removes it).
+        for (pattern, by) in [("^ +| +$", ""), (" {2,}", " ")] {
+            let re = tokenizers::normalizers::replace::ReplacePattern::Regex(pattern.into());
+            steps.push(Replace::new(re, by).map_err(|e| e.to_string())?.into());
+        }
+    }
+    let mut tokenizer = Tokenizer::new(model);
+    tokenizer
+        .with_normalizer(Some(Sequence::new(steps)))
+        .map_err(|e| e.to_string())?;
+    let prepend = if norm.add_dummy_prefix() {
+        PrependScheme::Always
+    } else {
+        PrependScheme::Never
+    };
+    // One segment per text (no split at spaces): SentencePiece runs one lattice over it.
+    tokenizer.with_pre_tokenizer(Some(Metaspace::new('▁', prepend, false)));
+    tokenizer.with_decoder(Some(Metaspace::new('▁', prepend, false)));
+    Ok(SpmModel { tokenizer, unk })
+}
