@@ -47,7 +47,8 @@ pub struct NeuralMetricArgs {
     /// COMET: sources, line-aligned with the hypotheses (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub src: Option<PathBuf>,
-    /// COMET: score with every source empty (the formality paper's "COMET-w").
+    /// COMET: score with every source empty (the formality paper's "COMET-w"); for the
+    /// unified models (CometKiwi, XCOMET), score without the source.
     #[arg(long, conflicts_with = "src")]
     pub no_src: bool,
     /// Perplexity: prepend `<|endoftext|>` so that the first token is scored too.
@@ -208,53 +209,105 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
-/// Per-line scores of the hypotheses, per-line scores of each `--system`, and the signature.
-type LineScores = (Vec<f64>, Vec<Vec<f64>>, hauser_core::Signature);
+/// Per-line scores of the hypotheses, per-line scores of each `--system`, the signature, and
+/// per-line details for `--sentence --format jsonl`.
+type DetailedScores = (
+    Vec<f64>,
+    Vec<Vec<f64>>,
+    hauser_core::Signature,
+    Vec<serde_json::Map<String, serde_json::Value>>,
+);
 
 /// COMET on the command's texts.
 fn comet(
     args: &NeuralMetricArgs,
     opts: &LoadOptions,
     texts: &Texts<'_>,
-) -> Result<LineScores, CliError> {
+) -> Result<DetailedScores, CliError> {
     let spec = args
         .model
         .as_deref()
         .ok_or_else(|| CliError::Usage("comet needs --model DIR (a COMET checkpoint directory: hparams.yaml, checkpoints/model.ckpt)".into()))?;
     let dir = std::path::Path::new(spec);
     let model = CometModel::load(dir, opts)?;
-    let referenceless = model.is_referenceless();
-    if texts.src.is_none() && !args.no_src {
-        return Err(CliError::Usage(
-            "comet needs --src FILE, or --no-src to score with empty sources (COMET-w)".into(),
-        ));
-    }
-    match (referenceless, texts.refs.len()) {
-        (false, 1) | (true, 0) => {}
-        (false, _) => {
-            return Err(CliError::Usage(
-                "comet: this regression model needs exactly one --ref file".into(),
-            ))
-        }
-        (true, _) => {
-            return Err(CliError::Usage(
-                "comet: this reference-free (quality estimation) model takes no --ref".into(),
-            ))
-        }
-    }
+    check_comet_inputs(&model, args, texts)?;
     let id = dir
         .file_name()
         .map_or_else(|| spec.to_string(), |n| n.to_string_lossy().into_owned());
     let mut metric = Comet::new(model, &id);
     let src = texts.src.map(strs);
     let refs = texts.refs.first().map(|r| strs(r)).unwrap_or_default();
-    let scores = metric.score(src.as_deref(), &strs(texts.hyps), &refs)?;
+    let predictions = metric.predict(src.as_deref(), &strs(texts.hyps), &refs)?;
     let systems = texts
         .systems
         .iter()
         .map(|s| metric.score(src.as_deref(), &strs(s), &refs))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((scores, systems, metric.signature()))
+    let scores = predictions.iter().map(|p| f64::from(p.score)).collect();
+    // The word-level models' spans (and XCOMET's MQM score), as unbabel-comet's metadata.
+    let details = predictions
+        .iter()
+        .map(|p| {
+            let mut d = serde_json::Map::new();
+            if let Some(spans) = &p.error_spans {
+                d.insert("error_spans".into(), json!(spans));
+            }
+            if let Some(m) = p.mqm_score {
+                d.insert("mqm_score".into(), json!(m));
+            }
+            d
+        })
+        .collect();
+    Ok((scores, systems, metric.signature(), details))
+}
+
+/// The texts a COMET model takes: a source (or `--no-src`) for the estimator classes, at most
+/// what `input_segments` names for the unified ones (whose `--no-src` means no source), and a
+/// reference exactly when the model reads one (optional where the unified model can do
+/// without).
+fn check_comet_inputs(
+    model: &CometModel,
+    args: &NeuralMetricArgs,
+    texts: &Texts<'_>,
+) -> Result<(), CliError> {
+    let class = model.hparams().class;
+    if class.is_unified() {
+        if texts.src.is_some() && !model.takes_sources() {
+            return Err(CliError::Usage(format!(
+                "comet: this {} model (input_segments [mt, ref]) takes no --src",
+                class.identifier()
+            )));
+        }
+    } else if texts.src.is_none() && !args.no_src {
+        return Err(CliError::Usage(
+            "comet needs --src FILE, or --no-src to score with empty sources (COMET-w)".into(),
+        ));
+    }
+    let optional_ref = class.is_unified() && model.is_referenceless();
+    match (model.takes_references(), texts.refs.len()) {
+        (true, 1) | (false, 0) => Ok(()),
+        (true, 0) if optional_ref => Ok(()),
+        (true, _) if optional_ref => Err(CliError::Usage(
+            "comet: this model takes at most one --ref file".into(),
+        )),
+        (true, _) => Err(CliError::Usage(format!(
+            "comet: this {} model needs exactly one --ref file",
+            if class.is_unified() {
+                "unified"
+            } else {
+                "regression"
+            }
+        ))),
+        (false, _) => Err(CliError::Usage(format!(
+            "comet: this {} model takes no --ref",
+            match class {
+                hauser_nli::CometClass::Referenceless => {
+                    "reference-free (quality estimation)".to_string()
+                }
+                c => format!("{} (input_segments [mt, src])", c.identifier()),
+            }
+        ))),
+    }
 }
 
 /// The mean of the scores (0 segments: NaN, which the outputs write as `null`).
@@ -353,8 +406,9 @@ pub fn run(
             (scores, system, metric.signature(), json!({}))
         }
         "comet" => {
-            let (scores, systems, signature) = comet(args, &opts, texts)?;
+            let (scores, systems, signature, spans) = comet(args, &opts, texts)?;
             others = systems;
+            details = spans;
             let system = mean(&scores);
             (scores, system, signature, json!({}))
         }

@@ -77,8 +77,8 @@ impl TransformerModel {
     }
 
     /// For every input, in input order: `fold(layer, rows, acc)` called on its hidden states
-    /// of each layer `0..=upto` in turn (`rows` and `acc` are `ids.len() * hidden` values;
-    /// `acc` starts at zero and is returned). Only one layer of a batch is held at a time on
+    /// of each layer `0..=upto` in turn (`rows` is `ids.len() * hidden` values, `acc` is
+    /// `acc_len(ids.len())` values that start at zero and are returned). Only one layer of a batch is held at a time on
     /// the packed path, which is what a scalar mix over all layers (COMET) needs.
     ///
     /// # Errors
@@ -87,13 +87,15 @@ impl TransformerModel {
         &self,
         encs: &[Encoded],
         upto: usize,
+        acc_len: &(dyn Fn(usize) -> usize + Sync),
         fold: &LayerFold<'_>,
     ) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
-        let h = self.config.hidden_size;
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
         let zeros = |idx: &[usize]| -> Vec<Vec<f32>> {
-            idx.iter().map(|&i| vec![0f32; lengths[i] * h]).collect()
+            idx.iter()
+                .map(|&i| vec![0f32; acc_len(lengths[i])])
+                .collect()
         };
         if let Some(packed) = self.engines.packed() {
             return self.batching.par_packed(&lengths, &name, |idx| {

@@ -220,6 +220,65 @@ impl TextEncoder {
         })
     }
 
+    /// A single text's ids, cut to the maximum length, with each token's character offsets
+    /// in the text (special tokens `(0, 0)`), as a fast tokenizer's `offset_mapping` gives
+    /// them.
+    ///
+    /// # Errors
+    /// [`NliError::Tokenizer`] when the tokenizer fails on the input.
+    pub(crate) fn encode_with_offsets(&self, text: &str) -> Result<(Encoded, Vec<(usize, usize)>)> {
+        let err = |e: tokenizers::Error| NliError::Tokenizer {
+            model: self.model.clone(),
+            message: e.to_string(),
+        };
+        let mut enc = self
+            .tokenizer
+            .encode_char_offsets(text, true)
+            .map_err(err)?;
+        let truncated = enc.len() > self.max_len;
+        if truncated {
+            let mut t = self.tokenizer.clone();
+            t.with_truncation(Some(TruncationParams {
+                max_length: self.max_len,
+                strategy: TruncationStrategy::LongestFirst,
+                stride: 0,
+                direction: TruncationDirection::Right,
+            }))
+            .map_err(err)?;
+            enc = t.encode_char_offsets(text, true).map_err(err)?;
+        }
+        Ok((
+            Encoded {
+                ids: enc.get_ids().to_vec(),
+                type_ids: enc.get_type_ids().to_vec(),
+                truncated,
+            },
+            enc.get_offsets().to_vec(),
+        ))
+    }
+
+    /// The special tokens the tokenizer puts around a pair: `(first, between, last)`, e.g.
+    /// `<s>`, `</s></s>`, `</s>` for XLM-R and `[CLS]`, `[SEP]`, `[SEP]` for BERT.
+    ///
+    /// # Errors
+    /// [`NliError::Tokenizer`] when the tokenizer adds no special tokens to a pair.
+    pub(crate) fn pair_specials(&self) -> Result<(u32, Vec<u32>, u32)> {
+        let enc = self
+            .tokenizer
+            .encode(("", ""), true)
+            .map_err(|e| NliError::Tokenizer {
+                model: self.model.clone(),
+                message: e.to_string(),
+            })?;
+        match enc.get_ids() {
+            [first, between @ .., last] => Ok((*first, between.to_vec(), *last)),
+            _ => Err(NliError::Tokenizer {
+                model: self.model.clone(),
+                message: "the tokenizer adds no special tokens to a pair".into(),
+            }),
+        }
+    }
+
     /// Token ids back to text (`skip_special`: drop special tokens such as `<|endoftext|>`).
     ///
     /// # Errors

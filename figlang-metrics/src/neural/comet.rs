@@ -4,10 +4,13 @@
 //! The formality-transfer paper (Lai et al. 2022) reports two variants: COMET with the source,
 //! and "COMET-w", the same model with an empty source (`src = ""`), which
 //! [`Comet::score`] runs when it is given no source. Reference-free (quality-estimation)
-//! models use source and hypothesis only.
+//! models use source and hypothesis only. The unified classes (CometKiwi's `unified_metric`,
+//! `xcomet_metric`) take what they are given of the source and reference, as unbabel-comet's
+//! `predict` does (no source is no source there, not an empty one), and [`Comet::predict`]
+//! returns their error spans.
 
 use hauser_core::Signature;
-use hauser_nli::{CometInput, CometModel, LayerChoice, Pooling};
+use hauser_nli::{CometModel, CometPrediction, CometSegment, LayerChoice, Pooling};
 
 use crate::neural::error::{NeuralError, NeuralResult};
 
@@ -17,6 +20,7 @@ pub struct Comet {
     model: CometModel,
     model_id: String,
     with_src: bool,
+    with_ref: bool,
 }
 
 impl Comet {
@@ -26,6 +30,7 @@ impl Comet {
             model,
             model_id: model_id.to_string(),
             with_src: true,
+            with_ref: true,
         }
     }
 
@@ -35,18 +40,36 @@ impl Comet {
     }
 
     /// Scores line-aligned hypotheses. `src`: the sources, or `None` for COMET-w (every source
-    /// empty, as the paper's code). `refs`: one reference per hypothesis (ignored, and may be
-    /// empty, for a reference-free model).
+    /// empty, as the paper's code) or, for a unified model, no source. `refs`: one reference
+    /// per hypothesis, or none (ignored, and may be empty, for a model that takes none).
     ///
     /// # Errors
-    /// [`NeuralError::Input`] when the lists are not aligned or a regression model has no
-    /// references; model failures.
+    /// [`NeuralError::Input`] when the lists are not aligned or the model needs references it
+    /// is not given; model failures.
     pub fn score(
         &mut self,
         src: Option<&[&str]>,
         hyps: &[&str],
         refs: &[&str],
     ) -> NeuralResult<Vec<f64>> {
+        Ok(self
+            .predict(src, hyps, refs)?
+            .into_iter()
+            .map(|p| f64::from(p.score))
+            .collect())
+    }
+
+    /// [`Self::score`] with everything the model predicts: the unified classes' error spans
+    /// and XCOMET's MQM score.
+    ///
+    /// # Errors
+    /// As [`Self::score`].
+    pub fn predict(
+        &mut self,
+        src: Option<&[&str]>,
+        hyps: &[&str],
+        refs: &[&str],
+    ) -> NeuralResult<Vec<CometPrediction>> {
         if let Some(s) = src {
             if s.len() != hyps.len() {
                 return Err(NeuralError::Input(format!(
@@ -56,8 +79,9 @@ impl Comet {
                 )));
             }
         }
-        let referenceless = self.model.is_referenceless();
-        if !referenceless && refs.len() != hyps.len() {
+        let takes_refs = self.model.takes_references();
+        let needs_refs = !self.model.is_referenceless();
+        if (needs_refs || (takes_refs && !refs.is_empty())) && refs.len() != hyps.len() {
             return Err(NeuralError::Input(format!(
                 "{} references for {} hypotheses (COMET {} needs one per hypothesis)",
                 refs.len(),
@@ -65,26 +89,29 @@ impl Comet {
                 self.model_id
             )));
         }
-        self.with_src = src.is_some();
-        let inputs: Vec<CometInput<'_>> = hyps
+        let unified = self.model.hparams().class.is_unified();
+        self.with_src = src.is_some() && self.model.takes_sources();
+        self.with_ref = takes_refs && !refs.is_empty();
+        let with_ref = self.with_ref;
+        let inputs: Vec<CometSegment<'_>> = hyps
             .iter()
             .enumerate()
-            .map(|(i, mt)| CometInput {
-                src: src.map_or("", |s| s[i]),
+            .map(|(i, mt)| CometSegment {
+                src: match src {
+                    Some(s) => Some(s[i]),
+                    None if unified => None,
+                    None => Some(""),
+                },
                 mt,
-                reference: if referenceless { None } else { Some(refs[i]) },
+                reference: with_ref.then(|| refs[i]),
             })
             .collect();
-        Ok(self
-            .model
-            .score(&inputs)?
-            .into_iter()
-            .map(f64::from)
-            .collect())
+        Ok(self.model.predict(&inputs)?)
     }
 
     /// The reproducibility signature of the last run, e.g.
-    /// `comet|model:wmt20-comet-da|rev:local|class:regression_metric|encoder:xlm-roberta-large|layer:mix|pool:avg|src:yes|kernels:packed-cpu|version:0.1.0`.
+    /// `comet|model:wmt20-comet-da|rev:local|class:regression_metric|encoder:xlm-roberta-large|layer:mix|pool:avg|src:yes|ref:yes|batch:64|kernels:packed-cpu|version:0.1.0`;
+    /// the unified classes pool the first token (`pool:first`).
     pub fn signature(&self) -> Signature {
         let hp = self.model.hparams();
         let layer = match hp.layer {
@@ -92,6 +119,7 @@ impl Comet {
             LayerChoice::Index(i) => i.to_string(),
         };
         let pool = match hp.pool {
+            _ if hp.class.is_unified() => "first",
             Pooling::Avg => "avg",
             Pooling::Max => "max",
             Pooling::Cls => "cls",
@@ -105,6 +133,7 @@ impl Comet {
             .with("layer", layer)
             .with("pool", pool)
             .with("src", if self.with_src { "yes" } else { "no" })
+            .with("ref", if self.with_ref { "yes" } else { "no" })
             .with("batch", self.model.encoder().batching().batch_size)
             .with("kernels", self.model.encoder().kernels())
     }

@@ -47,12 +47,15 @@ fn model_as(dir: &Path, fixture: &str, name: &str, edit: impl Fn(&mut serde_json
     }
 }
 
-/// A COMET checkpoint folder under `name`, its encoder taken from the fixtures.
-fn comet_as(dir: &Path, fixture: &str, name: &str) {
+/// A COMET checkpoint folder under `name` (fixture `family/fixture`), its encoder taken from
+/// `family/encoder`.
+fn comet_as(dir: &Path, family: &str, fixture: &str, name: &str) {
     let to = dir.join(name);
-    copy_dir(&nli_fixture(&format!("comet/{fixture}")), &to);
+    copy_dir(&nli_fixture(&format!("{family}/{fixture}")), &to);
     let hparams = to.join("hparams.yaml");
-    let encoder = nli_fixture("comet/encoder").canonicalize().unwrap();
+    let encoder = nli_fixture(&format!("{family}/encoder"))
+        .canonicalize()
+        .unwrap();
     let text: String = std::fs::read_to_string(&hparams)
         .unwrap()
         .lines()
@@ -235,8 +238,9 @@ impl Sandbox {
             &root().join("figlang-tasks/tests/fixtures/newsmet/detector"),
             &d.join("detector"),
         );
-        comet_as(d, "regression", "Unbabel/wmt22-comet-da");
-        comet_as(d, "qe", "Unbabel/wmt20-comet-qe-da");
+        comet_as(d, "comet", "regression", "Unbabel/wmt22-comet-da");
+        comet_as(d, "comet", "qe", "Unbabel/wmt20-comet-qe-da");
+        comet_as(d, "comet-unified", "kiwi", "Unbabel/wmt22-cometkiwi-da");
         // The figurative narratives: the synthetic fixture, and the same narratives with
         // knowledge inferences.
         let data = std::fs::read_to_string(

@@ -18,6 +18,7 @@ mod limits;
 mod meta_eval;
 mod metric;
 mod metric_comet;
+mod metric_comet_unified;
 mod metric_neural;
 mod metric_no_ignored;
 mod metric_options;

@@ -15,6 +15,13 @@ pub enum CometClass {
     /// `referenceless_regression_metric`: source and hypothesis only (quality estimation);
     /// features `[h; s; h*s; |h-s|]`.
     Referenceless,
+    /// `unified_metric` (CometKiwi, wmt23-cometkiwi): the hypothesis and the source and/or
+    /// reference encoded as one sequence, the first token's mixed states to the estimator;
+    /// with both, the mean of the `[mt, src]`, `[mt, ref]` and `[mt, src, ref]` scores.
+    Unified,
+    /// `xcomet_metric` (XCOMET): a unified model with a word-level head whose error spans
+    /// (minor, major, critical) give an MQM score that joins the regression scores.
+    Xcomet,
 }
 
 impl CometClass {
@@ -23,8 +30,25 @@ impl CometClass {
         match self {
             CometClass::Regression => "regression_metric",
             CometClass::Referenceless => "referenceless_regression_metric",
+            CometClass::Unified => "unified_metric",
+            CometClass::Xcomet => "xcomet_metric",
         }
     }
+
+    /// Whether the class encodes its inputs as one sequence (`unified_metric`,
+    /// `xcomet_metric`).
+    pub fn is_unified(self) -> bool {
+        matches!(self, CometClass::Unified | CometClass::Xcomet)
+    }
+}
+
+/// A text a unified model can take next to the hypothesis (`input_segments`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Segment {
+    /// The source.
+    Src,
+    /// The reference.
+    Ref,
 }
 
 /// Which encoder states feed the pooling (`layer`).
@@ -81,6 +105,13 @@ pub struct CometHparams {
     pub activations: String,
     /// Activation after the last layer, if any.
     pub final_activation: Option<String>,
+    /// Unified models: what follows the hypothesis in `input_segments` (`[mt, src]` is
+    /// CometKiwi's quality estimation, `[mt, ref]` needs references); empty otherwise.
+    pub input_segments: Vec<Segment>,
+    /// Unified models with a word-level head: the hidden state it reads (`word_layer`).
+    pub word_layer: Option<usize>,
+    /// The word-level head's error severities (`error_labels`), after the label `O`.
+    pub error_labels: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -94,13 +125,23 @@ struct Raw {
     pool: String,
     #[serde(default)]
     layer: Option<serde_yaml_ng::Value>,
-    #[serde(default = "softmax")]
-    layer_transformation: String,
-    // COMET's model classes default to layer norm on.
-    #[serde(default = "yes")]
-    layer_norm: bool,
-    #[serde(default = "hidden")]
-    hidden_sizes: Vec<usize>,
+    /// The unified classes' name for `layer`.
+    #[serde(default)]
+    sent_layer: Option<serde_yaml_ng::Value>,
+    #[serde(default)]
+    layer_transformation: Option<String>,
+    #[serde(default)]
+    layer_norm: Option<bool>,
+    #[serde(default)]
+    hidden_sizes: Option<Vec<usize>>,
+    #[serde(default)]
+    input_segments: Option<Vec<String>>,
+    #[serde(default)]
+    word_level_training: Option<bool>,
+    #[serde(default)]
+    word_layer: Option<usize>,
+    #[serde(default)]
+    error_labels: Option<Vec<String>>,
     #[serde(default = "tanh")]
     activations: String,
     #[serde(default)]
@@ -115,15 +156,6 @@ fn xlmr_large() -> String {
 }
 fn avg() -> String {
     "avg".into()
-}
-fn softmax() -> String {
-    "softmax".into()
-}
-fn yes() -> bool {
-    true
-}
-fn hidden() -> Vec<usize> {
-    vec![3072, 1024]
 }
 fn tanh() -> String {
     "Tanh".into()
@@ -158,11 +190,22 @@ impl CometHparams {
         let class = match raw.class_identifier.as_str() {
             "regression_metric" => CometClass::Regression,
             "referenceless_regression_metric" => CometClass::Referenceless,
+            "unified_metric" => CometClass::Unified,
+            "xcomet_metric" => CometClass::Xcomet,
             other => {
                 return Err(format!(
-                    "class_identifier {other:?} is not supported (supported: regression_metric, referenceless_regression_metric)"
+                    "class_identifier {other:?} is not supported (supported: regression_metric, referenceless_regression_metric, unified_metric, xcomet_metric)"
                 ))
             }
+        };
+        // Each class's own defaults (unbabel-comet 2.2.7's constructors) for what
+        // `hparams.yaml` leaves out.
+        let (default_transform, default_norm, default_hidden, default_word_layer) = match class {
+            CometClass::Regression | CometClass::Referenceless => {
+                ("softmax", true, vec![3072, 1024], 24)
+            }
+            CometClass::Unified => ("sparsemax", true, vec![3072, 1024], 24),
+            CometClass::Xcomet => ("sparsemax", false, vec![2560, 1280], 36),
         };
         let pool = match raw.pool.as_str() {
             "avg" => Pooling::Avg,
@@ -175,7 +218,17 @@ impl CometHparams {
                 ))
             }
         };
-        let layer = match &raw.layer {
+        let layer_value = if class.is_unified() {
+            &raw.sent_layer
+        } else {
+            &raw.layer
+        };
+        let layer_key = if class.is_unified() {
+            "sent_layer"
+        } else {
+            "layer"
+        };
+        let layer = match layer_value {
             None => LayerChoice::Mix,
             Some(serde_yaml_ng::Value::String(s)) if s == "mix" => LayerChoice::Mix,
             Some(serde_yaml_ng::Value::Number(n)) if n.as_u64().is_some() => {
@@ -183,13 +236,17 @@ impl CometHparams {
             }
             Some(other) => {
                 return Err(format!(
-                    "layer {other:?} is neither \"mix\" nor a layer index"
+                    "{layer_key} {other:?} is neither \"mix\" nor a layer index"
                 ))
             }
         };
         // unbabel-comet >= 2.2.4 maps `sparsemax_patch` to softmax (its issue #244); any other
         // name but `sparsemax` is softmax in its LayerwiseAttention too.
-        let layer_transformation = match raw.layer_transformation.as_str() {
+        let layer_transformation = match raw
+            .layer_transformation
+            .as_deref()
+            .unwrap_or(default_transform)
+        {
             "sparsemax" => LayerTransform::Sparsemax,
             "softmax" | "sparsemax_patch" => LayerTransform::Softmax,
             other => {
@@ -198,9 +255,12 @@ impl CometHparams {
             ))
             }
         };
-        if raw.hidden_sizes.is_empty() {
+        let hidden_sizes = raw.hidden_sizes.clone().unwrap_or(default_hidden);
+        if hidden_sizes.is_empty() {
             return Err("hidden_sizes is empty".into());
         }
+        let (input_segments, word_layer, error_labels) =
+            unified_settings(class, &raw, default_word_layer)?;
         Ok(Self {
             class,
             encoder_model: raw.encoder_model,
@@ -208,10 +268,70 @@ impl CometHparams {
             pool,
             layer,
             layer_transformation,
-            layer_norm: raw.layer_norm,
-            hidden_sizes: raw.hidden_sizes,
+            layer_norm: raw.layer_norm.unwrap_or(default_norm),
+            hidden_sizes,
             activations: raw.activations,
             final_activation: raw.final_activation,
+            input_segments,
+            word_layer,
+            error_labels,
         })
     }
+}
+
+type UnifiedSettings = (Vec<Segment>, Option<usize>, Vec<String>);
+
+/// `input_segments`, the word layer and the error labels of a unified class, as its
+/// constructor settles them: XCOMET always takes `[mt, src, ref]`, always has the word-level
+/// head, and only the labels minor, major, critical (unbabel-comet asserts them).
+fn unified_settings(
+    class: CometClass,
+    raw: &Raw,
+    default_word_layer: usize,
+) -> std::result::Result<UnifiedSettings, String> {
+    if !class.is_unified() {
+        return Ok((Vec::new(), None, Vec::new()));
+    }
+    let xcomet = class == CometClass::Xcomet;
+    let segments = if xcomet {
+        vec!["mt".to_string(), "src".into(), "ref".into()]
+    } else {
+        raw.input_segments
+            .clone()
+            .unwrap_or_else(|| vec!["mt".into(), "src".into(), "ref".into()])
+    };
+    let parsed = match segments.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["mt", "src"] => vec![Segment::Src],
+        ["mt", "ref"] => vec![Segment::Ref],
+        ["mt", "src", "ref"] => vec![Segment::Src, Segment::Ref],
+        _ => {
+            return Err(format!(
+                "input_segments {segments:?} is not one of [mt, src], [mt, ref], [mt, src, ref]"
+            ))
+        }
+    };
+    let word_level = xcomet || raw.word_level_training.unwrap_or(false);
+    let default_labels = if xcomet {
+        vec!["minor", "major", "critical"]
+    } else {
+        vec!["minor", "major"]
+    };
+    let labels = raw
+        .error_labels
+        .clone()
+        .unwrap_or_else(|| default_labels.iter().map(|s| s.to_string()).collect());
+    if xcomet && labels != ["minor", "major", "critical"] {
+        return Err(format!(
+            "error_labels {labels:?}: xcomet_metric takes [minor, major, critical] only"
+        ));
+    }
+    if word_level && labels.is_empty() {
+        return Err("error_labels is empty".into());
+    }
+    let word_layer = word_level.then(|| raw.word_layer.unwrap_or(default_word_layer));
+    Ok((
+        parsed,
+        word_layer,
+        if word_level { labels } else { Vec::new() },
+    ))
 }

@@ -1,17 +1,21 @@
-//! COMET (unbabel-comet 2.x) estimator models, read from a checkpoint directory: the encoder,
-//! the layer-wise attention, pooling and the feed-forward estimator.
+//! COMET (unbabel-comet 2.x) models, read from a checkpoint directory: the encoder, the
+//! layer-wise attention, pooling and the feed-forward estimator of the estimator classes, and
+//! the unified classes (CometKiwi, XCOMET) with their word-level head.
 
 mod head;
 mod hparams;
+mod unified;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
 
-pub use hparams::{CometClass, CometHparams, LayerChoice, LayerTransform, Pooling};
+pub use hparams::{CometClass, CometHparams, LayerChoice, LayerTransform, Pooling, Segment};
+pub use unified::{CometPrediction, CometSegment, ErrorSpan};
 
 use self::head::{pool, Activation, Estimator, ScalarMix};
+use self::unified::WordHead;
 use crate::config::ModelConfig;
 use crate::error::{NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
@@ -47,6 +51,13 @@ pub struct CometModel {
     /// The hidden state pooled when there is no mix.
     layer: usize,
     estimator: Estimator,
+    /// The unified classes' word-level head.
+    word: Option<WordHead>,
+    /// The longest joined sequence of the unified classes (COMET's `max_positions`).
+    max_positions: usize,
+    /// Whether span texts get transformers' `clean_up_tokenization` (the tokenizer's
+    /// `clean_up_tokenization_spaces`).
+    clean_up_spaces: bool,
     device: Device,
 }
 
@@ -93,8 +104,13 @@ impl CometModel {
             message,
         };
         if !matches!(hparams.encoder_model.as_str(), "XLM-RoBERTa" | "BERT") {
+            let why = if hparams.encoder_model == "XLM-RoBERTa-XL" {
+                " (XCOMET-XL/XXL's pre-LayerNorm encoder, facebook/xlm-roberta-xl, is not implemented yet)"
+            } else {
+                ""
+            };
             return Err(invalid(format!(
-                "encoder_model {:?} is not supported (supported: XLM-RoBERTa, BERT)",
+                "encoder_model {:?} is not supported{why} (supported: XLM-RoBERTa, BERT)",
                 hparams.encoder_model
             )));
         }
@@ -174,7 +190,38 @@ impl CometModel {
         let in_dim = match hparams.class {
             CometClass::Regression => 6 * h,
             CometClass::Referenceless => 4 * h,
+            CometClass::Unified | CometClass::Xcomet => h,
         };
+        let word = match hparams.word_layer {
+            Some(l) if l >= states => {
+                return Err(invalid(format!(
+                    "word_layer {l} is out of range: the encoder has {states} hidden states"
+                )))
+            }
+            Some(l) => {
+                let classes = hparams.error_labels.len() + 1;
+                let tag = vb.pp("hidden2tag");
+                let weight = tag
+                    .get((classes, h), "weight")
+                    .and_then(|t| t.flatten_all())
+                    .and_then(|t| t.to_vec1::<f32>())
+                    .map_err(werr)?;
+                let bias = tag
+                    .get(classes, "bias")
+                    .and_then(|t| t.to_vec1::<f32>())
+                    .map_err(werr)?;
+                let mut tags = vec!["O".to_string()];
+                tags.extend(hparams.error_labels.iter().map(|l| format!("I-{l}")));
+                Some(WordHead {
+                    weight,
+                    bias,
+                    tags,
+                    layer: l,
+                })
+            }
+            None => None,
+        };
+        let clean_up_spaces = tokenizer_flag(&source, "clean_up_tokenization_spaces")?;
         let estimator = Estimator::load(
             &vb.pp("estimator"),
             in_dim,
@@ -197,6 +244,10 @@ impl CometModel {
                     "the layer-dropout buffers of COMET's LayerwiseAttention, used in training only",
                 ),
                 (
+                    "wordloss.*",
+                    "the class weights of the word-level loss (cross_entropy_weights), used in training only",
+                ),
+                (
                     "encoder.model.pooler.*",
                     "the encoder's pooler: COMET reads hidden states, never the pooled output",
                 ),
@@ -209,6 +260,9 @@ impl CometModel {
             mix,
             layer,
             estimator,
+            word,
+            max_positions: comet_len + 2,
+            clean_up_spaces,
             device,
         })
     }
@@ -233,9 +287,33 @@ impl CometModel {
         &self.dir
     }
 
-    /// Whether the model scores without a reference (quality estimation).
+    /// Whether the model scores without a reference (quality estimation): the
+    /// reference-free class, and the unified ones that do not need one.
     pub fn is_referenceless(&self) -> bool {
-        self.hparams.class == CometClass::Referenceless
+        match self.hparams.class {
+            CometClass::Referenceless => true,
+            CometClass::Regression => false,
+            CometClass::Unified | CometClass::Xcomet => {
+                self.hparams.input_segments != [Segment::Ref]
+            }
+        }
+    }
+
+    /// Whether the model reads references when it is given them (the regression class, and
+    /// the unified ones whose `input_segments` name `ref`).
+    pub fn takes_references(&self) -> bool {
+        match self.hparams.class {
+            CometClass::Regression => true,
+            CometClass::Referenceless => false,
+            CometClass::Unified | CometClass::Xcomet => {
+                self.hparams.input_segments.contains(&Segment::Ref)
+            }
+        }
+    }
+
+    /// Whether the model reads sources: all but the unified ones with `[mt, ref]`.
+    pub fn takes_sources(&self) -> bool {
+        !self.hparams.class.is_unified() || self.hparams.input_segments.contains(&Segment::Src)
     }
 
     /// Pooled sentence embeddings, as COMET's `get_sentence_embedding` computes them.
@@ -259,7 +337,7 @@ impl CometModel {
         for chunk in texts.chunks(CHUNK) {
             let inputs: Vec<(&str, Option<&str>)> = chunk.iter().map(|t| (*t, None)).collect();
             let (encs, _) = self.encoder.encode_all(&inputs)?;
-            let states = self.encoder.fold_layers(&encs, layer, &fold)?;
+            let states = self.encoder.fold_layers(&encs, layer, &|n| n * h, &fold)?;
             out.extend(states.iter().map(|s| pool(pooling, s, h)));
         }
         Ok(out)
@@ -272,6 +350,21 @@ impl CometModel {
     /// [`NliError::Invalid`] when a regression model gets an input without a reference;
     /// tokenizer or inference failures.
     pub fn score(&self, inputs: &[CometInput<'_>]) -> Result<Vec<f32>> {
+        if self.hparams.class.is_unified() {
+            let segments: Vec<CometSegment<'_>> = inputs
+                .iter()
+                .map(|x| CometSegment {
+                    src: Some(x.src),
+                    mt: x.mt,
+                    reference: x.reference,
+                })
+                .collect();
+            return Ok(self
+                .predict(&segments)?
+                .into_iter()
+                .map(|p| p.score)
+                .collect());
+        }
         let name = self.dir.display().to_string();
         let with_ref = !self.is_referenceless();
         if with_ref {
@@ -314,14 +407,20 @@ impl CometModel {
             features.extend(m.iter().zip(s).map(|(a, b)| a * b));
             features.extend(m.iter().zip(s).map(|(a, b)| (a - b).abs()));
         }
-        if inputs.is_empty() {
+        self.estimate(features, inputs.len())
+    }
+
+    /// The estimator on `rows` feature rows (row-major in `features`).
+    fn estimate(&self, features: Vec<f32>, rows: usize) -> Result<Vec<f32>> {
+        if rows == 0 {
             return Ok(Vec::new());
         }
         let e = |e: candle_core::Error| NliError::Inference {
-            model: name.clone(),
+            model: self.dir.display().to_string(),
             message: e.to_string(),
         };
-        let t = Tensor::from_vec(features, (inputs.len(), width), &self.device).map_err(e)?;
+        let width = features.len() / rows;
+        let t = Tensor::from_vec(features, (rows, width), &self.device).map_err(e)?;
         self.estimator.forward(&t).map_err(e)
     }
 }
@@ -332,6 +431,19 @@ fn missing(model: &str, file: &str) -> NliError {
         file: file.to_string(),
         hint: " (a COMET model directory holds hparams.yaml and checkpoints/model.ckpt)".into(),
     }
+}
+
+/// A boolean of the encoder's `tokenizer_config.json` (false when absent, as transformers
+/// defaults it).
+fn tokenizer_flag(source: &ModelSource, key: &str) -> Result<bool> {
+    let Some(p) = source.optional("tokenizer_config.json")? else {
+        return Ok(false);
+    };
+    let v: serde_json::Value = std::fs::read_to_string(&p)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    Ok(v.get(key).and_then(|b| b.as_bool()).unwrap_or(false))
 }
 
 /// Where the encoder's config and tokenizer are: see [`CometModel`].

@@ -196,10 +196,10 @@ fn regression_models_need_a_reference_and_bad_directories_are_named() {
     let dir = altered(
         "qe",
         "class_identifier: referenceless_regression_metric",
-        "class_identifier: unified_metric",
+        "class_identifier: ranking_metric",
     );
     let err = CometModel::load(dir.path(), &opts(4)).unwrap_err();
-    assert!(err.to_string().contains("unified_metric"), "{err}");
+    assert!(err.to_string().contains("ranking_metric"), "{err}");
     let dir = altered("qe", "activations: Tanh", "activations: ReLU");
     let err = CometModel::load(dir.path(), &opts(4)).unwrap_err();
     assert!(err.to_string().contains("ReLU"), "{err}");

@@ -5,6 +5,7 @@ mod bleurt;
 mod bleurt20;
 mod choice;
 mod comet;
+mod comet_unified;
 mod common;
 mod generate;
 mod gpt2;
