@@ -8,6 +8,10 @@ Runs in the venv of tools/requirements-comet.txt (unbabel-comet pins transformer
 
 Writes hauser-nli/tests/fixtures/comet-unified/:
   encoder/                 the tiny XLM-RoBERTa config and BPE tokenizer (as tools/gen_comet_fixtures.py)
+  encoder-xl/              a tiny XLM-RoBERTa XL (pre-LayerNorm) config, the same tokenizer, and
+                           the `xcomet-xl` model's encoder weights as a standalone
+                           XLMRobertaXLModel (model.safetensors), whose hidden states of two
+                           texts reference.json keeps under `encoder_xl_states`
   <model>/hparams.yaml     as unbabel-comet writes it
   <model>/checkpoints/model.ckpt
   reference.json           per model and input mode: `scores`, and for the word-level models the
@@ -24,6 +28,8 @@ The models differ in every choice on the scoring path:
   xcomet        xcomet_metric (error labels minor, major, critical; score weights
                 0.12/0.33/0.33/0.22 with the MQM score from the spans), on the XLM-R encoder,
                 sparsemax_patch, word layer 3: with source and reference, and each alone
+  xcomet-xl     xcomet_metric on the XLM-RoBERTa-XL encoder (XCOMET-XL/XXL's), sparsemax, word
+                layer 2
 Tolerance: 1e-4 absolute on scores and confidences; span texts, offsets and severities exact.
 """
 
@@ -40,7 +46,7 @@ import transformers
 import yaml
 from comet import load_from_checkpoint
 from comet.models import UnifiedMetric, XCOMETMetric
-from transformers import XLMRobertaConfig
+from transformers import XLMRobertaConfig, XLMRobertaXLConfig, XLMRobertaXLModel
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "hauser-nli" / "tests" / "fixtures" / "comet-unified"
@@ -91,7 +97,12 @@ MODELS = {
     "xcomet": (XCOMETMetric, dict(sent_layer="mix", layer_transformation="sparsemax_patch", layer_norm=False,
                                   final_activation=None, word_layer=3,
                                   error_labels=["minor", "major", "critical"])),
+    "xcomet-xl": (XCOMETMetric, dict(encoder_model="XLM-RoBERTa-XL", pretrained_model="../encoder-xl",
+                                     sent_layer="mix", layer_transformation="sparsemax", layer_norm=False,
+                                     final_activation=None, word_layer=2,
+                                     error_labels=["minor", "major", "critical"])),
 }
+XL_TEXTS = ["The boy ran like the wind across the field.", "Numbers like 42 appear."]
 CLASS_ID = {UnifiedMetric: "unified_metric", XCOMETMetric: "xcomet_metric"}
 MODES = {"src": ("src",), "ref": ("ref",), "src+ref": ("src", "ref")}
 
@@ -108,6 +119,37 @@ def write_encoder():
         attention_probs_dropout_prob=0.0,
     )
     cfg.save_pretrained(d)
+    d = OUT / "encoder-xl"
+    d.mkdir(parents=True, exist_ok=True)
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(TOKENIZER_FROM / f, d / f)
+    XLMRobertaXLConfig(
+        vocab_size=300, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
+        intermediate_size=37, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1,
+        bos_token_id=0, eos_token_id=2, layer_norm_eps=1e-5, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    ).save_pretrained(d)
+
+
+def xl_states(name):
+    """The XL model's encoder saved as a standalone XLMRobertaXLModel, and its hidden states."""
+    with inside(OUT / name):
+        model = load_from_checkpoint("checkpoints/model.ckpt")
+    enc = model.encoder.model.eval()
+    d = OUT / "encoder-xl"
+    enc.save_pretrained(d, safe_serialization=True)
+    tok = model.encoder.tokenizer
+    states = []
+    for text in XL_TEXTS:
+        batch = tok(text, return_tensors="pt")
+        with torch.no_grad():
+            out = enc(**batch, output_hidden_states=True)
+        states.append({
+            "text": text,
+            "ids": batch["input_ids"][0].tolist(),
+            "layers": [[[round(float(x), 6) for x in row] for row in h[0]] for h in out.hidden_states],
+        })
+    return states
 
 
 @contextlib.contextmanager
@@ -226,6 +268,7 @@ def main():
             if name == "unified-ref" and mode == "src":
                 continue  # requires references
             ref["models"][name][mode] = predict(name, mode)
+    ref["encoder_xl_states"] = xl_states("xcomet-xl")
     (OUT / "reference.json").write_text(json.dumps(ref, indent=1, ensure_ascii=False))
     for name, modes in ref["models"].items():
         for mode, r in modes.items():

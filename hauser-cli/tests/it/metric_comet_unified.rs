@@ -72,6 +72,7 @@ fn unified_models_score_and_give_spans_as_unbabel_comet() {
         ("unified-ref", "ref", false, true),
         ("xcomet", "src+ref", true, true),
         ("xcomet", "src", true, false),
+        ("xcomet-xl", "src+ref", true, true),
     ] {
         let out = comet(model, &f, src, rf, &["--sentence", "--format", "jsonl"]);
         assert!(

@@ -12,7 +12,7 @@
 use candle_nn::VarBuilder;
 use serde::Deserialize;
 
-use super::bert::{tanh_head, Factorised, Groups, LayerNames, Layout, TanhHead};
+use super::bert::{tanh_head, Factorised, Groups, LayerNames, Layout, Norms, TanhHead};
 use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 
@@ -77,6 +77,7 @@ pub(crate) fn layout(cfg: &ModelConfig, s: &AlbertSettings) -> Layout {
             inner: s.inner_group_num,
             inner_name: "albert_layers",
         }),
+        norms: Norms::Post,
     }
 }
 

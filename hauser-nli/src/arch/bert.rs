@@ -83,6 +83,18 @@ pub(crate) struct Layout {
     pub factorised: Option<Factorised>,
     /// Layers shared across the depth (ALBERT), `None` for one set of weights per layer.
     pub groups: Option<Groups>,
+    /// Where the layer norms are.
+    pub norms: Norms,
+}
+
+/// Where a layout's layer norms sit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Norms {
+    /// BERT's: after the embeddings and after each residual sum.
+    Post,
+    /// XLM-RoBERTa XL's: before each block (the residual stream is not normalised), none after
+    /// the embeddings, and `last` after the last layer.
+    Pre { last: &'static str },
 }
 
 /// Embeddings narrower than the hidden size, projected up before the first layer.
@@ -132,6 +144,7 @@ pub(crate) fn layout(cfg: &ModelConfig, roberta: bool, projection: Option<usize>
             projection: BLEURT_PROJECTION,
         }),
         groups: None,
+        norms: Norms::Post,
     }
 }
 
@@ -151,7 +164,10 @@ pub(crate) struct BertEncoder {
     word: Embedding,
     position: Embedding,
     token_type: Option<Embedding>,
-    norm: LayerNorm,
+    /// After the embeddings (post-LayerNorm layouts).
+    norm: Option<LayerNorm>,
+    /// After the last layer (pre-LayerNorm layouts).
+    last_norm: Option<LayerNorm>,
     /// The projection of factorised embeddings to the hidden size.
     projection: Option<Linear>,
     /// Distinct layers (shared ones once).
@@ -167,7 +183,8 @@ struct Embeddings {
     word: Embedding,
     position: Embedding,
     token_type: Option<Embedding>,
-    norm: LayerNorm,
+    /// `None` for pre-LayerNorm layouts.
+    norm: Option<LayerNorm>,
 }
 
 fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Embeddings> {
@@ -187,7 +204,10 @@ fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Resu
             0 => None,
             n => Some(embedding(n, w, e.pp("token_type_embeddings"))?),
         },
-        norm: layer_norm(w, lay.eps, e.pp("LayerNorm"))?,
+        norm: match lay.norms {
+            Norms::Post => Some(layer_norm(w, lay.eps, e.pp("LayerNorm"))?),
+            Norms::Pre { .. } => None,
+        },
     })
 }
 
@@ -272,11 +292,15 @@ pub(crate) fn pack_encoder(
 ) -> Result<Option<PackedEncoder>> {
     let (paths, steps) = layer_plan(cfg, lay)?;
     let emb = load_embeddings(vb, cfg, lay)?;
+    // The packed kernels are written for post-LayerNorm layers.
+    let Some(norm) = emb.norm else {
+        return Ok(None);
+    };
     let modules = EncoderModules {
         word: emb.word,
         position: emb.position,
         token_type: emb.token_type,
-        norm: emb.norm,
+        norm,
         heads: cfg.num_attention_heads,
         act: activation(cfg.hidden_act.as_deref()),
         position_offset: lay.position_offset,
@@ -302,11 +326,16 @@ impl BertEncoder {
             .map(|at| load_layer_at(vb.pp(at), cfg, lay))
             .collect::<Result<Vec<_>>>()?;
         let projection = projection(&vb, cfg, lay)?;
+        let last_norm = match lay.norms {
+            Norms::Post => None,
+            Norms::Pre { last } => Some(layer_norm(cfg.hidden_size, lay.eps, vb.pp(last))?),
+        };
         Ok(Self {
             word,
             position,
             token_type,
             norm,
+            last_norm,
             projection,
             layers,
             steps,
@@ -333,7 +362,9 @@ impl BertEncoder {
             x = (x + tt.forward(type_ids)?)?;
         }
         x = (x + self.position.forward(positions)?)?;
-        let mut x = self.norm.forward(&x)?;
+        if let Some(n) = &self.norm {
+            x = n.forward(&x)?;
+        }
         if let Some(p) = &self.projection {
             x = p.forward(&x)?;
         }
@@ -346,10 +377,30 @@ impl BertEncoder {
             }
             states.push(x.clone());
         }
+        // transformers' pre-LayerNorm encoders report the last state after the final norm.
+        if let (Some(n), Some(last)) = (&self.last_norm, states.last_mut()) {
+            *last = n.forward(last)?;
+        }
         Ok(states)
     }
 
     fn layer(&self, l: &Layer, x: &Tensor, bias: &Tensor) -> Result<Tensor> {
+        if self.last_norm.is_some() {
+            // Pre-LayerNorm: each block reads a normalised copy and adds to the raw stream.
+            let ctx = attention(
+                &l.attn_norm.forward(x)?,
+                &l.query,
+                &l.key,
+                &l.value,
+                self.heads,
+                bias,
+            )?;
+            let a = (l.attn_out.forward(&ctx)? + x)?;
+            let i = self
+                .act
+                .forward(&l.intermediate.forward(&l.out_norm.forward(&a)?)?)?;
+            return l.output.forward(&i)? + a;
+        }
         let ctx = attention(x, &l.query, &l.key, &l.value, self.heads, bias)?;
         let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
         let i = self.act.forward(&l.intermediate.forward(&a)?)?;

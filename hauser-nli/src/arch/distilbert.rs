@@ -10,7 +10,7 @@
 use candle_core::{Module, Result, Tensor};
 use candle_nn::{linear, Linear, VarBuilder};
 
-use super::bert::{LayerNames, Layout};
+use super::bert::{LayerNames, Layout, Norms};
 use super::head::ClassifierHead;
 use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
@@ -48,6 +48,7 @@ pub(crate) fn layout() -> Layout {
         position_offset: 0,
         factorised: None,
         groups: None,
+        norms: Norms::Post,
     }
 }
 

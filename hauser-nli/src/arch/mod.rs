@@ -14,6 +14,7 @@ pub(crate) mod head;
 pub(crate) mod mlm;
 pub(crate) mod ops;
 pub(crate) mod spec;
+pub(crate) mod xlmr_xl;
 
 use candle_nn::VarBuilder;
 use candle_transformers::models::debertav2;
@@ -30,7 +31,7 @@ use spec::Spec;
 /// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
 /// test keeps the two in step).
 pub const ENCODER_ARCHITECTURES: &str =
-    "bert, bleurt, roberta, xlm-roberta, camembert, distilbert, albert, deberta, deberta-v2";
+    "bert, bleurt, roberta, xlm-roberta, camembert, xlm-roberta-xl, distilbert, albert, deberta, deberta-v2";
 
 /// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
 pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
@@ -40,6 +41,7 @@ pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
 pub(crate) enum Kind {
     Bert,
     Roberta,
+    RobertaXl,
     DistilBert,
     Albert,
     DebertaV1,
@@ -49,9 +51,10 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// Every architecture.
-    pub(crate) const ALL: [Kind; 7] = [
+    pub(crate) const ALL: [Kind; 8] = [
         Kind::Bert,
         Kind::Roberta,
+        Kind::RobertaXl,
         Kind::DistilBert,
         Kind::Albert,
         Kind::DebertaV1,
@@ -64,6 +67,7 @@ impl Kind {
         match self {
             Kind::Bert => &bert::BERT,
             Kind::Roberta => &bert::ROBERTA,
+            Kind::RobertaXl => &xlmr_xl::SPEC,
             Kind::DistilBert => &distilbert::SPEC,
             Kind::Albert => &albert::SPEC,
             Kind::DebertaV1 => &deberta_v1::SPEC,
@@ -90,6 +94,8 @@ pub(crate) enum Arch {
         /// [`Arch::adopt_weights`]).
         projection: Option<usize>,
     },
+    /// XLM-RoBERTa XL / XXL (pre-LayerNorm layers).
+    RobertaXl,
     DistilBert,
     Albert(AlbertSettings),
     DebertaV1(Box<DebertaV1Config>),
@@ -142,6 +148,7 @@ impl Arch {
                 roberta: true,
                 projection: None,
             }),
+            Kind::RobertaXl => Ok(Arch::RobertaXl),
             Kind::DistilBert => Ok(Arch::DistilBert),
             Kind::Albert => serde_json::from_value::<AlbertSettings>(raw.clone()).and_then(|s| {
                 if s.embedding_size > MAX_CONFIG_SIZE {
@@ -186,6 +193,7 @@ impl Arch {
         match self {
             Arch::Bert { roberta: false, .. } => Kind::Bert,
             Arch::Bert { roberta: true, .. } => Kind::Roberta,
+            Arch::RobertaXl => Kind::RobertaXl,
             Arch::DistilBert => Kind::DistilBert,
             Arch::Albert(_) => Kind::Albert,
             Arch::DebertaV1(_) => Kind::DebertaV1,
@@ -200,6 +208,7 @@ impl Arch {
                 roberta,
                 projection,
             } => Some(bert::layout(config, *roberta, *projection)),
+            Arch::RobertaXl => Some(xlmr_xl::layout(config)),
             Arch::DistilBert => Some(distilbert::layout()),
             Arch::Albert(s) => Some(albert::layout(config, s)),
             Arch::DebertaV1(_) | Arch::DebertaV2(_) => None,
@@ -222,6 +231,9 @@ impl Arch {
                 config,
                 &bert::layout(config, *roberta, *projection),
             )?),
+            Arch::RobertaXl => {
+                Backbone::Bert(BertEncoder::load(base, config, &xlmr_xl::layout(config))?)
+            }
             Arch::DistilBert => {
                 Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
             }
@@ -258,6 +270,8 @@ impl Arch {
     ) -> candle_core::Result<Box<dyn ClassifierHead>> {
         Ok(match self {
             Arch::Bert { roberta, .. } => Box::new(bert::head(vb, config, labels, *roberta)?),
+            // XLMRobertaXLForSequenceClassification's head is RoBERTa's.
+            Arch::RobertaXl => Box::new(bert::head(vb, config, labels, true)?),
             Arch::DistilBert => Box::new(distilbert::head(vb, config, labels)?),
             Arch::Albert(_) => Box::new(albert::head(vb, config, labels)?),
             Arch::DebertaV1(c) => Box::new(deberta_v1::head(vb, config, c, labels)?),
@@ -319,6 +333,7 @@ mod tests {
         let encoders = [
             Kind::Bert,
             Kind::Roberta,
+            Kind::RobertaXl,
             Kind::DistilBert,
             Kind::Albert,
             Kind::DebertaV1,

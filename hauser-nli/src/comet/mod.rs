@@ -103,17 +103,18 @@ impl CometModel {
             path: hp_path.clone(),
             message,
         };
-        if !matches!(hparams.encoder_model.as_str(), "XLM-RoBERTa" | "BERT") {
-            let why = if hparams.encoder_model == "XLM-RoBERTa-XL" {
-                " (XCOMET-XL/XXL's pre-LayerNorm encoder, facebook/xlm-roberta-xl, is not implemented yet)"
-            } else {
-                ""
-            };
-            return Err(invalid(format!(
-                "encoder_model {:?} is not supported{why} (supported: XLM-RoBERTa, BERT)",
-                hparams.encoder_model
-            )));
-        }
+        // COMET picks the encoder class from `encoder_model`, whatever the config says; the
+        // config's `model_type` must name the same architecture, or the layers would differ.
+        let expected: &[&str] = match hparams.encoder_model.as_str() {
+            "XLM-RoBERTa" => &["xlm-roberta", "roberta"],
+            "XLM-RoBERTa-XL" => &["xlm-roberta-xl"],
+            "BERT" => &["bert"],
+            other => {
+                return Err(invalid(format!(
+                    "encoder_model {other:?} is not supported (supported: XLM-RoBERTa, XLM-RoBERTa-XL, BERT)"
+                )))
+            }
+        };
         let act = Activation::parse(&hparams.activations).ok_or_else(|| {
             invalid(format!(
                 "activations {:?} is not supported",
@@ -130,6 +131,18 @@ impl CometModel {
         let source = encoder_source(dir, &hparams.pretrained_model);
         let cfg_path = source.required("config.json")?;
         let (config, _) = ModelConfig::load(&source.name(), &cfg_path)?;
+        if !expected.contains(&config.model_type.as_str()) {
+            return Err(NliError::Config {
+                model: name.clone(),
+                path: cfg_path.clone(),
+                message: format!(
+                    "model_type {:?} is not the architecture of encoder_model {:?} in hparams.yaml (expected {})",
+                    config.model_type,
+                    hparams.encoder_model,
+                    expected.join(" or ")
+                ),
+            });
+        }
         // COMET's encoders: max_positions = max_position_embeddings - 2, and sentences are
         // tokenised with max_length = max_positions - 2.
         let comet_len = config.max_position_embeddings.saturating_sub(4).max(2);

@@ -222,11 +222,24 @@ fn a_wrong_mix_segment_layer_or_label_setting_fails_parity() {
 #[test]
 fn unsupported_unified_settings_are_refused_naming_the_key() {
     for (name, from, to, says) in [
+        // XCOMET-XL's encoder class over a post-LayerNorm config, and the other way round.
         (
             "xcomet",
             "encoder_model: XLM-RoBERTa",
             "encoder_model: XLM-RoBERTa-XL",
-            "XLM-RoBERTa-XL",
+            "is not the architecture of encoder_model \"XLM-RoBERTa-XL\"",
+        ),
+        (
+            "xcomet-xl",
+            "encoder_model: XLM-RoBERTa-XL",
+            "encoder_model: XLM-RoBERTa",
+            "expected xlm-roberta or roberta",
+        ),
+        (
+            "xcomet",
+            "encoder_model: XLM-RoBERTa",
+            "encoder_model: MiniLM",
+            "MiniLM",
         ),
         ("xcomet", "- critical", "- fatal", "error_labels"),
         (
@@ -250,5 +263,47 @@ fn unsupported_unified_settings_are_refused_naming_the_key() {
             .unwrap_err()
             .to_string();
         assert!(err.contains(says), "{name} with {to:?}: {err}");
+    }
+}
+
+#[test]
+fn xlm_roberta_xl_hidden_states_match_transformers() {
+    // The pre-LayerNorm encoder on its own (XCOMET-XL's), every hidden state: the embeddings
+    // without a norm, the raw residual stream, the final norm on the last state only.
+    let r = reference();
+    let dir = fixture("comet-unified").join("encoder-xl");
+    for bs in [1, 2] {
+        let e = hauser_nli::Embedder::load(&hauser_nli::ModelSource::Dir(dir.clone()), &opts(bs))
+            .unwrap();
+        assert_eq!(e.model().model_type(), "xlm-roberta-xl");
+        for entry in r["encoder_xl_states"].as_array().unwrap() {
+            let text = entry["text"].as_str().unwrap();
+            let layers = entry["layers"].as_array().unwrap();
+            assert_eq!(layers.len(), e.layers());
+            for (l, want) in layers.iter().enumerate() {
+                let got = e.token_states(&[(text, None)], Some(l as isize)).unwrap();
+                let ids: Vec<u64> = got.ids[0].iter().map(|&i| u64::from(i)).collect();
+                let want_ids: Vec<u64> = entry["ids"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap())
+                    .collect();
+                assert_eq!(ids, want_ids, "{text}");
+                for (t, (g, w)) in got.states[0]
+                    .iter()
+                    .zip(want.as_array().unwrap())
+                    .enumerate()
+                {
+                    for (a, b) in g.iter().zip(w.as_array().unwrap()) {
+                        let b = b.as_f64().unwrap();
+                        assert!(
+                            (f64::from(*a) - b).abs() < TOL,
+                            "layer {l} token {t}: {a} vs {b}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
