@@ -17,6 +17,8 @@ mod errors;
 mod extract;
 mod interrupt;
 mod kb;
+#[cfg(feature = "neural")]
+mod learned;
 mod metrics;
 #[cfg(feature = "neural")]
 mod neural;
@@ -42,5 +44,7 @@ fn _hauser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scoring::Hauser>()?;
     #[cfg(feature = "neural")]
     neural::register(m)?;
+    #[cfg(feature = "neural")]
+    learned::register(m)?;
     Ok(())
 }

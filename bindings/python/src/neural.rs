@@ -77,7 +77,7 @@ impl Device {
 }
 
 /// The model id of a spec, as the CLI names it in signatures (`@revision` left out).
-fn model_id(spec: &str) -> String {
+pub(crate) fn model_id(spec: &str) -> String {
     spec.split('@').next().unwrap_or(spec).to_string()
 }
 

@@ -8,6 +8,8 @@ The engine of the ``hauser`` command-line tool (Rust), with the same numbers and
   permutation and Williams tests, Cohen/Fleiss kappa, Krippendorff's alpha;
 - :class:`BERTScorer`, :class:`Perplexity`, :class:`StyleClassifier`: neural metrics on local
   models (bert_score's conventions for BERTScore);
+- :class:`BLEURT`, :class:`COMET`: the learned MT metrics (bleurt-pytorch's checkpoints;
+  every unbabel-comet 2.2.7 class, CometKiwi and XCOMET with their error spans);
 - :class:`KnowledgeBase`, :func:`extract` and :class:`Hauser`: HAUSER's simile criteria,
   normalisation, quality and reranking, as ``hauser score``.
 
@@ -19,13 +21,14 @@ The engine of the ``hauser`` command-line tool (Rust), with the same numbers and
 
 from . import metrics, stats
 from ._hauser import NEURAL, Hauser, KnowledgeBase, __version__, extract
-from ._results import Score, ScoreArray
+from ._results import Prediction, Score, ScoreArray
 
 __all__ = [
     "metrics",
     "stats",
     "Score",
     "ScoreArray",
+    "Prediction",
     "KnowledgeBase",
     "Hauser",
     "extract",
@@ -34,6 +37,6 @@ __all__ = [
 ]
 
 if NEURAL:
-    from ._hauser import BERTScorer, Perplexity, StyleClassifier
+    from ._hauser import BLEURT, COMET, BERTScorer, Perplexity, StyleClassifier
 
-    __all__ += ["BERTScorer", "Perplexity", "StyleClassifier"]
+    __all__ += ["BERTScorer", "Perplexity", "StyleClassifier", "BLEURT", "COMET"]

@@ -213,3 +213,24 @@ class StyleClassifier:
     def score(self, texts: Texts, flip: Union[None, str, Sequence[bool]] = None) -> FloatArray: ...
     @property
     def signature(self) -> str: ...
+
+class BLEURT:
+    """BLEURT on a bleurt-pytorch checkpoint (BERT-based, BLEURT-20 and its distilled forms)."""
+
+    def __init__(self, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> None: ...
+    def score(self, *, references: Texts, candidates: Texts) -> FloatArray:
+        """The score of each candidate against its reference (BLEURT's ``BleurtScorer.score``)."""
+    @property
+    def signature(self) -> str: ...
+
+class COMET:
+    """An unbabel-comet 2.x checkpoint directory of any class (estimator, regression,
+    reference-free, unified / CometKiwi, XCOMET)."""
+
+    def __init__(self, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> None: ...
+    def predict(self, samples: Sequence[Dict[str, str]]) -> Any:
+        """unbabel-comet's ``predict``: a ``hauser.Prediction`` with ``scores``, ``system_score``,
+        ``metadata`` (``error_spans``, ``mqm_scores``) and ``signature``."""
+    def score(self, hyps: Texts, *, sources: Optional[Texts] = None, references: Optional[Texts] = None) -> FloatArray: ...
+    @property
+    def signature(self) -> str: ...

@@ -166,3 +166,20 @@ class BootstrapResult:
     confidence_interval: ConfidenceInterval
     estimate: float
     n_valid: int
+
+
+class Prediction(dict):
+    """What ``hauser.COMET.predict`` returns, shaped as unbabel-comet's ``Prediction``: a dict
+    whose keys are also attributes (``out.scores``, ``out["system_score"]``,
+    ``out.metadata.error_spans``)."""
+
+    def __init__(self, items: Dict[str, Any]) -> None:
+        super().__init__(
+            {k: Prediction(v) if isinstance(v, dict) else v for k, v in items.items()}
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
