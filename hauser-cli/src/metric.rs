@@ -10,7 +10,7 @@
 //! CRLF is accepted. `--input` reads JSONL records instead ([`crate::metric_input`]).
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
-//! command-line flags; the neural ones (bertscore, bleurt, comet, perplexity, style) from
+//! command-line flags; the neural ones (bertscore, bleurt, comet, metricx, perplexity, style) from
 //! `neural_metric`.
 
 use std::io::Write;
@@ -37,7 +37,8 @@ pub const TEXT_METRICS: [&str; 14] = figlang_metrics::text::NAMES;
 pub struct MetricArgs {
     /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, ter, rouge1,
     /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
-    /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, perplexity, style).
+    /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, metricx,
+    /// perplexity, style).
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
     #[arg(
@@ -246,7 +247,7 @@ fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> 
     let name = args.name.as_str();
     let (w, n) = (&args.wmd, &args.neural);
     let neural = neural_metric::NAMES.contains(&name);
-    let flags: [(&'static str, bool, bool, &'static str); 16] = [
+    let flags: [(&'static str, bool, bool, &'static str); 19] = [
         ("--vectors", w.vectors.is_some(), name == "wmd", "wmd"),
         (
             "--binary",
@@ -281,7 +282,30 @@ fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> 
             name == "bertscore",
             "bertscore",
         ),
-        ("--src", n.src.is_some(), name == "comet", "comet"),
+        (
+            "--src",
+            n.src.is_some(),
+            matches!(name, "comet" | "metricx"),
+            "comet and metricx",
+        ),
+        (
+            "--metricx-version",
+            n.metricx_version != "24",
+            name == "metricx",
+            "metricx",
+        ),
+        (
+            "--tokenizer",
+            n.tokenizer.is_some(),
+            name == "metricx",
+            "metricx",
+        ),
+        (
+            "--max-input-length",
+            n.max_input_length.is_some(),
+            name == "metricx",
+            "metricx",
+        ),
         ("--no-src", n.no_src, name == "comet", "comet"),
         (
             "--prepend-bos",
@@ -331,6 +355,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )
         .dir("--wordnet", Some(&args.text.wordnet))
         .model("--model", args.neural.model.as_deref())
+        .model("--tokenizer", args.neural.tokenizer.as_deref())
         .check()?;
     let (hyps, refs) = read_texts(args)?;
     let src = match &args.neural.src {

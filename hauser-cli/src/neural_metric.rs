@@ -1,5 +1,5 @@
-//! The neural metrics of `hauser metric`: `bertscore`, `bleurt`, `comet`, `perplexity` and
-//! `style`.
+//! The neural metrics of `hauser metric`: `bertscore`, `bleurt`, `comet`, `metricx`,
+//! `perplexity` and `style`.
 //!
 //! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
 //! subcommand; this module loads the model, scores, and prints either one number per line
@@ -14,9 +14,12 @@ use serde_json::json;
 
 use figlang_metrics::neural::{
     default_layer, Baseline, BaselineError, BertScore, BertScoreOptions, Bleurt, BosMode, Comet,
-    Perplexity, StyleStrength,
+    MetricX, Perplexity, StyleStrength,
 };
-use hauser_nli::{CausalLm, CometModel, Embedder, LoadOptions, ModelSource, SequenceClassifier};
+use hauser_nli::{
+    CausalLm, CometModel, Embedder, LoadOptions, MetricxModel, MetricxVersion, ModelSource,
+    SequenceClassifier,
+};
 
 use crate::error::CliError;
 use crate::metric_output::{self, Scored};
@@ -44,9 +47,22 @@ pub struct NeuralMetricArgs {
     /// transformers >= 4.24 and any run on transformers 5).
     #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
     pub prefix_space: Option<bool>,
-    /// COMET: sources, line-aligned with the hypotheses (`-` for stdin).
+    /// COMET, MetricX: sources, line-aligned with the hypotheses (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     pub src: Option<PathBuf>,
+    /// MetricX: the release whose input template to build, `24` (`source: S candidate: H
+    /// reference: R`, or without --ref `source: S candidate: H`) or `23` (`candidate: H
+    /// reference: R`, or for its QE models `candidate: H source: S`).
+    #[arg(long, value_name = "24|23", default_value = "24", value_parser = ["24", "23"])]
+    pub metricx_version: String,
+    /// MetricX: the mT5 tokenizer (hub id or directory); default: the model's own
+    /// `tokenizer.json` or `spiece.model`, else google/mt5-xl as the repository's README runs it.
+    #[arg(long, value_name = "MODEL")]
+    pub tokenizer: Option<String>,
+    /// MetricX: inputs are cut to this many tokens (predict.py's --max_input_length); default
+    /// 1536 for MetricX-24, 1024 for MetricX-23, the lengths the models were trained with.
+    #[arg(long, value_name = "N", value_parser = max_input_length)]
+    pub max_input_length: Option<usize>,
     /// COMET: score with every source empty (the formality paper's "COMET-w"); for the
     /// unified models (CometKiwi, XCOMET), score without the source.
     #[arg(long, conflicts_with = "src")]
@@ -67,6 +83,15 @@ pub struct NeuralMetricArgs {
     /// Device and precision of the model.
     #[command(flatten)]
     pub device: flags::DeviceArgs,
+}
+
+fn max_input_length(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 2 => Ok(n),
+        _ => Err(format!(
+            "expected a number of tokens of at least 2 (the </s> predict.py removes, and one more), got {s:?}"
+        )),
+    }
 }
 
 fn parse_yes_no(s: &str) -> Result<bool, String> {
@@ -201,7 +226,7 @@ pub struct Texts<'a> {
     pub systems: &'a [Vec<String>],
     /// One list per reference file (unused by perplexity and style).
     pub refs: &'a [Vec<String>],
-    /// Sources (COMET).
+    /// Sources (COMET, MetricX).
     pub src: Option<&'a [String]>,
 }
 
@@ -310,13 +335,95 @@ fn check_comet_inputs(
     }
 }
 
+/// MetricX on the command's texts, with the number of inputs cut to the maximum length.
+fn metricx(
+    args: &NeuralMetricArgs,
+    opts: &LoadOptions,
+    texts: &Texts<'_>,
+) -> Result<(DetailedScores, usize), CliError> {
+    let (source, id) = model(args, "metricx")?;
+    let version = if args.metricx_version == "23" {
+        MetricxVersion::V23
+    } else {
+        MetricxVersion::V24
+    };
+    let refs = match texts.refs {
+        [] => None,
+        [r] => Some(strs(r)),
+        _ => {
+            return Err(CliError::Usage(
+                "metricx takes at most one --ref file".into(),
+            ))
+        }
+    };
+    match (version, texts.src.is_some(), refs.is_some()) {
+        (_, false, false) => {
+            return Err(CliError::Usage(
+                "metricx needs --ref FILE, or --src FILE to score without references (quality estimation)".into(),
+            ))
+        }
+        (MetricxVersion::V23, true, true) => {
+            return Err(CliError::Usage(
+                "metricx --metricx-version 23 takes --ref (reference-based models) or --src (QE models), not both".into(),
+            ))
+        }
+        _ => {}
+    }
+    let tokenizer = match &args.tokenizer {
+        Some(t) => ModelSource::parse(t),
+        None => {
+            let own = source.optional("tokenizer.json")?.is_some()
+                || source.optional("spiece.model")?.is_some();
+            if own {
+                source.clone()
+            } else {
+                ModelSource::parse(METRICX_TOKENIZER)
+            }
+        }
+    };
+    let max_len = args
+        .max_input_length
+        .unwrap_or_else(|| version.default_max_input_length());
+    let model = MetricxModel::load(&source, &tokenizer, opts, max_len)?;
+    let mut metric = MetricX::new(model, &id, version);
+    let src = texts.src.map(strs);
+    let predictions = metric.predict(src.as_deref(), &strs(texts.hyps), refs.as_deref())?;
+    let systems = texts
+        .systems
+        .iter()
+        .map(|s| metric.score(src.as_deref(), &strs(s), refs.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let truncated = predictions.iter().filter(|p| p.truncated).count();
+    let scores = predictions.iter().map(|p| f64::from(p.score)).collect();
+    let details = predictions
+        .iter()
+        .map(|p| {
+            let mut d = serde_json::Map::new();
+            d.insert("truncated".into(), json!(p.truncated));
+            d
+        })
+        .collect();
+    Ok(((scores, systems, metric.signature(), details), truncated))
+}
+
+/// The tokenizer MetricX's README runs predict.py with (`--tokenizer google/mt5-xl`), for
+/// checkpoints that ship none.
+pub const METRICX_TOKENIZER: &str = "google/mt5-xl";
+
 /// The mean of the scores (0 segments: NaN, which the outputs write as `null`).
 fn mean(scores: &[f64]) -> f64 {
     scores.iter().sum::<f64>() / scores.len() as f64
 }
 
 /// The names of the neural metrics.
-pub const NAMES: [&str; 5] = ["bertscore", "bleurt", "comet", "perplexity", "style"];
+pub const NAMES: [&str; 6] = [
+    "bertscore",
+    "bleurt",
+    "comet",
+    "metricx",
+    "perplexity",
+    "style",
+];
 
 /// Runs a neural metric on line-aligned texts, writing as `sentence` and `format` ask
 /// ([`metric_output::write`]), or the records of the significance test `significance` asks
@@ -411,6 +518,18 @@ pub fn run(
             details = spans;
             let system = mean(&scores);
             (scores, system, signature, json!({}))
+        }
+        "metricx" => {
+            let ((scores, systems, signature, cut), truncated) = metricx(args, &opts, texts)?;
+            others = systems;
+            details = cut;
+            let system = mean(&scores);
+            (
+                scores,
+                system,
+                signature,
+                json!({"direction": "lower is better", "range": [0, 25], "truncated": truncated}),
+            )
         }
         "perplexity" => {
             let (source, id) = model(args, name)?;

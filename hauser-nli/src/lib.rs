@@ -6,9 +6,10 @@
 //! ([`MultipleChoice`]), masked-LM heads with fill-mask top-k ([`MaskedLm`]), a GPT-2
 //! causal LM with decoding (greedy, seeded top-k, `no_repeat_ngram_size`, and a summed-logits
 //! ensemble of prompts: [`CausalLm::generate`], [`GenerateConfig`]), COMET estimator models read from
-//! unbabel-comet checkpoints ([`CometModel`]), and the logical- and sentiment-consistency
+//! unbabel-comet checkpoints ([`CometModel`]), MetricX-23/24 on an mT5 encoder-decoder
+//! ([`MetricxModel`]), and the logical- and sentiment-consistency
 //! criteria built on them. `figlang-metrics` (feature `neural`) builds
-//! BERTScore, BLEURT, COMET, perplexity and style strength on this crate.
+//! BERTScore, BLEURT, COMET, MetricX, perplexity and style strength on this crate.
 //!
 //! ```no_run
 //! use hauser_nli::{Embedder, LoadOptions, ModelSource, SequenceClassifier};
@@ -114,6 +115,7 @@ mod rows;
 mod scorers;
 mod source;
 mod spm;
+mod t5;
 mod tokenize;
 mod weights;
 
@@ -135,7 +137,11 @@ pub use mlm::{Filler, MaskedLm};
 pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;
-pub use tokenize::{Encoded, TextEncoder};
+pub use t5::{
+    FeedForward, MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion, T5Config,
+    SCORE_RANGE as METRICX_SCORE_RANGE, SCORE_TOKEN as METRICX_SCORE_TOKEN,
+};
+pub use tokenize::{Encoded, TextEncoder, T5_MODEL_TYPES};
 
 /// Crate version, used in signatures.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -7,6 +7,10 @@
 //! The file is a protocol buffer (sentencepiece_model.proto); only the fields that change how
 //! text is encoded are read, and a model whose encoding this pipeline cannot reproduce (BPE,
 //! whitespace as suffix, a normalisation without its character map) is refused.
+//!
+//! T5 and mT5 checkpoints (`spiece.model`) are read differently ([`load_t5`]): their reference
+//! is transformers' fast tokenizer converted from the file, which splits at spaces before the
+//! unigram model and treats whitespace its own way, not the `sentencepiece` library.
 
 use prost::Message;
 use tokenizers::models::unigram::Unigram;
@@ -54,6 +58,8 @@ struct TrainerSpec {
     treat_whitespace_as_suffix: Option<bool>,
     #[prost(bool, optional, tag = "35", default = "false")]
     byte_fallback: Option<bool>,
+    #[prost(int32, optional, tag = "40", default = "0")]
+    unk_id: Option<i32>,
 }
 
 /// `NormalizerSpec`.
@@ -182,4 +188,105 @@ pub(crate) fn load(bytes: &[u8]) -> Result<SpmModel, String> {
     tokenizer.with_pre_tokenizer(Some(Metaspace::new('▁', prepend, false)));
     tokenizer.with_decoder(Some(Metaspace::new('▁', prepend, false)));
     Ok(SpmModel { tokenizer, unk })
+}
+
+/// The pieces of a SentencePiece model read as transformers' slow-to-fast converter reads them
+/// for T5 (`T5Converter`), with what T5's tokenizer puts around them: see [`load_t5`].
+pub(crate) struct T5Spm {
+    /// Model, normaliser, pre-tokenizer, decoder and `$A </s>` template; the special tokens are
+    /// added by the caller (they depend on `tokenizer_config.json`).
+    pub(crate) tokenizer: Tokenizer,
+    /// The control pieces (`<pad>`, `</s>`), which the converter makes special added tokens.
+    pub(crate) control: Vec<String>,
+    /// The user-defined pieces, which it makes (non-special) added tokens.
+    pub(crate) user_defined: Vec<String>,
+}
+
+/// Reads a T5 / mT5 `spiece.model` as transformers builds the fast tokenizer from it when a
+/// checkpoint ships no `tokenizer.json` (google/mt5-xl, MetricX's tokenizer, ships none):
+/// every piece with its own score (user-defined pieces keep theirs: the converter matches them
+/// as added tokens instead), `extra_ids` sentinels `<extra_id_{n-1}>` ... `<extra_id_0>`
+/// appended with score 0 (so `<extra_id_0>` is the last id), the unknown id of the trainer
+/// spec; the character map, then right-strip and runs of two or more spaces replaced by one
+/// `▁`; a `▁` Metaspace pre-tokenizer that splits at spaces, prepending `▁` (`prepend`:
+/// `always` for `legacy` tokenizers, `first` otherwise, `never` without a prefix space); the
+/// `$A </s>` / `$A </s> $B </s>` template.
+pub(crate) fn load_t5(
+    bytes: &[u8],
+    extra_ids: usize,
+    prepend: PrependScheme,
+) -> Result<T5Spm, String> {
+    let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
+    if m.pieces.is_empty() {
+        return Err("a SentencePiece model with no pieces".into());
+    }
+    let trainer = m.trainer_spec.unwrap_or_default();
+    if trainer.model_type() != 1 {
+        return Err(format!(
+            "SentencePiece model type {}: only unigram (1) is supported for T5 tokenizers",
+            trainer.model_type()
+        ));
+    }
+    let norm = m.normalizer_spec.unwrap_or_default();
+    let mut vocab = Vec::with_capacity(m.pieces.len() + extra_ids);
+    let (mut control, mut user_defined) = (Vec::new(), Vec::new());
+    for (i, p) in m.pieces.iter().enumerate() {
+        let text = p.piece().to_string();
+        if text.is_empty() {
+            return Err(format!("piece {i} is empty"));
+        }
+        let score = f64::from(p.score());
+        if !score.is_finite() {
+            return Err(format!("piece {i} ({text:?}) has score {score}"));
+        }
+        match p.kind() {
+            CONTROL => control.push(text.clone()),
+            USER_DEFINED => user_defined.push(text.clone()),
+            NORMAL | UNKNOWN | UNUSED | BYTE => {}
+            t => return Err(format!("piece {i} ({text:?}) has unknown type {t}")),
+        }
+        vocab.push((text, score));
+    }
+    vocab.extend(
+        (0..extra_ids)
+            .rev()
+            .map(|i| (format!("<extra_id_{i}>"), 0.0)),
+    );
+    let unk = usize::try_from(trainer.unk_id())
+        .ok()
+        .filter(|&u| u < m.pieces.len())
+        .ok_or_else(|| format!("unk_id {} is not a piece", trainer.unk_id()))?;
+    let model =
+        Unigram::from(vocab, Some(unk), false).map_err(|e| format!("unigram model: {e}"))?;
+    let mut steps: Vec<NormalizerWrapper> = Vec::new();
+    let charsmap = norm.precompiled_charsmap();
+    if !charsmap.is_empty() {
+        let p = Precompiled::from(charsmap).map_err(|e| format!("precompiled_charsmap: {e}"))?;
+        steps.push(p.into());
+    }
+    steps.push(tokenizers::normalizers::Strip::new(false, true).into());
+    let runs = tokenizers::normalizers::replace::ReplacePattern::Regex(" {2,}".into());
+    steps.push(Replace::new(runs, "▁").map_err(|e| e.to_string())?.into());
+    let mut tokenizer = Tokenizer::new(model);
+    tokenizer
+        .with_normalizer(Some(Sequence::new(steps)))
+        .map_err(|e| e.to_string())?;
+    tokenizer.with_pre_tokenizer(Some(Metaspace::new('▁', prepend, true)));
+    tokenizer.with_decoder(Some(Metaspace::new('▁', prepend, true)));
+    let eos = tokenizer
+        .token_to_id("</s>")
+        .ok_or("the model has no </s> piece (T5's end-of-sequence token)")?;
+    let mut template = tokenizers::processors::template::TemplateProcessing::builder();
+    template.try_single("$A </s>").map_err(|e| e.to_string())?;
+    template
+        .try_pair("$A </s> $B </s>")
+        .map_err(|e| e.to_string())?;
+    template.special_tokens(vec![("</s>", eos)]);
+    let template = template.build().map_err(|e| e.to_string())?;
+    tokenizer.with_post_processor(Some(template));
+    Ok(T5Spm {
+        tokenizer,
+        control,
+        user_defined,
+    })
 }

@@ -49,7 +49,14 @@ impl TextEncoder {
     ///
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
+    ///
+    /// T5-family models (`model_type` in [`T5_MODEL_TYPES`]) get T5's conventions instead:
+    /// `tokenizer.json`, else `spiece.model` read as transformers converts it (see
+    /// [`Self::load_t5`]).
     pub fn load(source: &ModelSource, model_type: &str, max_len: usize) -> Result<Self> {
+        if T5_MODEL_TYPES.contains(&model_type) {
+            return Self::load_t5(source, max_len);
+        }
         let specials = Kind::of(model_type).map_or(BpeSpecials::None, |k| k.spec().bpe_specials);
         Self::load_with(source, specials, max_len)
     }
@@ -107,6 +114,44 @@ impl TextEncoder {
             (t, "vocab.json+merges.txt")
         };
         let mut tokenizer = tokenizer;
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(None)
+            .map_err(|e| err(e.to_string()))?;
+        Ok(Self {
+            tokenizer,
+            model,
+            max_len,
+            origin: origin.to_string(),
+            python_pairs: false,
+        })
+    }
+
+    /// A T5 / mT5 / umT5 tokenizer, as transformers' `T5TokenizerFast` loads it: the
+    /// checkpoint's `tokenizer.json`, else its `spiece.model` converted as transformers
+    /// converts it (google/mt5-xl ships no `tokenizer.json`): no `[CLS]`/`[SEP]` template but
+    /// `</s>` appended (`$A </s>`); `<pad>`, `</s>`, `<unk>` (or the names
+    /// `tokenizer_config.json` gives) and the sentinels special; `extra_ids` (100 unless the
+    /// config says otherwise) sentinels `<extra_id_N>` appended to the vocabulary in reverse
+    /// order, so `<extra_id_0>` is the last id, unless `additional_special_tokens` names them.
+    ///
+    /// # Errors
+    /// Missing or unreadable tokenizer files, an unsupported `spiece.model`, or sentinels
+    /// whose count contradicts `extra_ids`, named with the model.
+    pub fn load_t5(source: &ModelSource, max_len: usize) -> Result<Self> {
+        let model = source.name();
+        let err = |message: String| NliError::Tokenizer {
+            model: model.clone(),
+            message,
+        };
+        let (path, which) = source.first_of(&["tokenizer.json", "spiece.model"])?;
+        let (mut tokenizer, origin) = if which == 0 {
+            let t =
+                Tokenizer::from_file(&path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+            (t, "tokenizer.json")
+        } else {
+            (t5_tokenizer(source, &path).map_err(err)?, "spiece.model")
+        };
         tokenizer.with_padding(None);
         tokenizer
             .with_truncation(None)
@@ -330,6 +375,110 @@ impl TextEncoder {
                 message: e.to_string(),
             })
     }
+}
+
+/// The `model_type`s whose tokenizers follow T5's conventions ([`TextEncoder::load_t5`]).
+pub const T5_MODEL_TYPES: [&str; 3] = ["t5", "mt5", "umt5"];
+
+/// `tokenizer_config.json` as JSON (empty when absent or unreadable, as transformers treats
+/// a missing file).
+fn tokenizer_config(source: &ModelSource) -> Result<serde_json::Value> {
+    let Some(p) = source.optional("tokenizer_config.json")? else {
+        return Ok(serde_json::Value::Null);
+    };
+    Ok(std::fs::read_to_string(&p)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default())
+}
+
+/// A token's text in transformers' config forms: a string or `{"content": ...}`.
+fn token_text(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        o => o
+            .get("content")
+            .and_then(|c| c.as_str())
+            .map(str::to_string),
+    }
+}
+
+/// `spiece.model` with T5TokenizerFast's conventions (see [`TextEncoder::load_t5`]).
+fn t5_tokenizer(
+    source: &ModelSource,
+    path: &std::path::Path,
+) -> std::result::Result<Tokenizer, String> {
+    use tokenizers::pre_tokenizers::metaspace::PrependScheme;
+    let named = |e: String| format!("{}: {e}", path.display());
+    let cfg = tokenizer_config(source).map_err(|e| e.to_string())?;
+    let extra_ids = match cfg.get("extra_ids") {
+        None | Some(serde_json::Value::Null) => 100,
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= 100_000)
+            .ok_or_else(|| format!("tokenizer_config.json: extra_ids = {v} is not a count"))?,
+    };
+    // transformers' T5 converter: `legacy` (true unless set false) prepends `▁` to every
+    // text, `legacy: false` only to the first; `add_prefix_space: false` never.
+    let flag = |key: &str| cfg.get(key).and_then(serde_json::Value::as_bool);
+    let prepend = match (flag("add_prefix_space"), flag("legacy")) {
+        (Some(false), _) => PrependScheme::Never,
+        (_, Some(false)) => PrependScheme::First,
+        _ => PrependScheme::Always,
+    };
+    let bytes = std::fs::read(path).map_err(|e| named(e.to_string()))?;
+    let spm = crate::spm::load_t5(&bytes, extra_ids, prepend).map_err(named)?;
+    let mut t = spm.tokenizer;
+    // T5TokenizerFast's sentinels: the `additional_special_tokens` given (with the extra ids
+    // added when they name none), else the extra ids.
+    let sentinels: Vec<String> = (0..extra_ids).map(|i| format!("<extra_id_{i}>")).collect();
+    let additional = match cfg.get("additional_special_tokens") {
+        Some(serde_json::Value::Array(list)) => {
+            let mut named: Vec<String> = list.iter().filter_map(token_text).collect();
+            let extra = named.iter().filter(|x| x.contains("<extra_id_")).count();
+            if extra == 0 {
+                named.extend(sentinels);
+            } else if extra_ids > 0 && extra != extra_ids {
+                return Err(format!(
+                    "tokenizer_config.json: additional_special_tokens names {extra} <extra_id_N> tokens where extra_ids is {extra_ids}"
+                ));
+            }
+            named
+        }
+        _ => sentinels,
+    };
+    let mut specials: Vec<tokenizers::AddedToken> = spm
+        .control
+        .iter()
+        .map(|c| tokenizers::AddedToken::from(c.clone(), true).normalized(false))
+        .collect();
+    for (key, default) in [
+        ("eos_token", "</s>"),
+        ("unk_token", "<unk>"),
+        ("pad_token", "<pad>"),
+    ] {
+        let token = cfg
+            .get(key)
+            .and_then(token_text)
+            .unwrap_or_else(|| default.to_string());
+        specials.push(tokenizers::AddedToken::from(token, true).normalized(false));
+    }
+    specials.extend(
+        additional
+            .into_iter()
+            .map(|x| tokenizers::AddedToken::from(x, true).normalized(false)),
+    );
+    // The converter adds user-defined pieces as (non-special) added tokens, matched whole
+    // before the unigram model sees the text.
+    let user: Vec<tokenizers::AddedToken> = spm
+        .user_defined
+        .into_iter()
+        .map(|u| tokenizers::AddedToken::from(u, false).normalized(false))
+        .collect();
+    t.add_tokens(user).map_err(|e| e.to_string())?;
+    t.add_special_tokens(specials).map_err(|e| e.to_string())?;
+    Ok(t)
 }
 
 /// A special token's text from `tokenizer_config.json`, else `special_tokens_map.json`

@@ -1,5 +1,5 @@
-//! Neural metrics on the `hauser-nli` engine: BERTScore, BLEURT, COMET, perplexity fluency
-//! and style strength; all but BLEURT and COMET are also `hauser_core::Scorer`s.
+//! Neural metrics on the `hauser-nli` engine: BERTScore, BLEURT, COMET, MetricX, perplexity
+//! fluency and style strength; all but BLEURT, COMET and MetricX are also `hauser_core::Scorer`s.
 //!
 //! ```no_run
 //! use figlang_metrics::neural::{BertScore, BertScoreOptions};
@@ -19,6 +19,7 @@ mod bleurt;
 mod comet;
 mod error;
 mod greedy;
+mod metricx;
 mod perplexity;
 mod scorers;
 mod style;
@@ -31,5 +32,6 @@ pub use bleurt::Bleurt;
 pub use comet::Comet;
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Idf, Prf, Side};
+pub use metricx::MetricX;
 pub use perplexity::{BosMode, Perplexity, PerplexityScores};
 pub use style::StyleStrength;

@@ -241,6 +241,10 @@ impl Sandbox {
         comet_as(d, "comet", "regression", "Unbabel/wmt22-comet-da");
         comet_as(d, "comet", "qe", "Unbabel/wmt20-comet-qe-da");
         comet_as(d, "comet-unified", "kiwi", "Unbabel/wmt22-cometkiwi-da");
+        // MetricX: the tiny mT5 regressors, each with its own tokenizer files (the released
+        // checkpoints ship none, and google/mt5-xl's would come from the hub).
+        model_as(d, "metricx", "google/metricx-24-hybrid-large-v2p6", |_| {});
+        model_as(d, "metricx-relu", "google/metricx-23-qe-large-v2p0", |_| {});
         // The figurative narratives: the synthetic fixture, and the same narratives with
         // knowledge inferences.
         let data = std::fs::read_to_string(

@@ -19,6 +19,7 @@ mod meta_eval;
 mod metric;
 mod metric_comet;
 mod metric_comet_unified;
+mod metric_metricx;
 mod metric_neural;
 mod metric_no_ignored;
 mod metric_options;

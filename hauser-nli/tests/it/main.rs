@@ -12,6 +12,7 @@ mod gpt2;
 mod hidden_states;
 mod loading;
 mod masked_lm;
+mod metricx;
 mod minilm;
 mod non_finite;
 mod packed_cpu;

@@ -1,0 +1,11 @@
+//! T5-family encoder-decoders (t5, mt5, umt5 checkpoints in transformers' layout) and the
+//! MetricX-23/24 regressors built on mT5.
+
+mod config;
+mod metricx;
+mod model;
+
+pub use config::{FeedForward, T5Config};
+pub use metricx::{
+    MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion, SCORE_RANGE, SCORE_TOKEN,
+};
