@@ -371,15 +371,7 @@ fn metricx(
     }
     let tokenizer = match &args.tokenizer {
         Some(t) => ModelSource::parse(t),
-        None => {
-            let own = source.optional("tokenizer.json")?.is_some()
-                || source.optional("spiece.model")?.is_some();
-            if own {
-                source.clone()
-            } else {
-                ModelSource::parse(METRICX_TOKENIZER)
-            }
-        }
+        None => hauser_nli::metricx_default_tokenizer(&source)?,
     };
     let max_len = args
         .max_input_length
@@ -405,10 +397,6 @@ fn metricx(
         .collect();
     Ok(((scores, systems, metric.signature(), details), truncated))
 }
-
-/// The tokenizer MetricX's README runs predict.py with (`--tokenizer google/mt5-xl`), for
-/// checkpoints that ship none.
-pub const METRICX_TOKENIZER: &str = "google/mt5-xl";
 
 /// The mean of the scores (0 segments: NaN, which the outputs write as `null`).
 fn mean(scores: &[f64]) -> f64 {

@@ -138,7 +138,8 @@ pub use model::{LoadOptions, TransformerModel};
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;
 pub use t5::{
-    FeedForward, MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion, T5Config,
+    default_tokenizer as metricx_default_tokenizer, FeedForward, MetricxInput, MetricxModel,
+    MetricxPrediction, MetricxVersion, T5Config, DEFAULT_TOKENIZER as METRICX_DEFAULT_TOKENIZER,
     SCORE_RANGE as METRICX_SCORE_RANGE, SCORE_TOKEN as METRICX_SCORE_TOKEN,
 };
 pub use tokenize::{Encoded, TextEncoder, T5_MODEL_TYPES};

@@ -1,6 +1,7 @@
 //! The learned MT metrics (feature `neural`): `BLEURT` (bleurt-pytorch's checkpoints, BLEURT-20
-//! and its distilled forms included) and `COMET` (every unbabel-comet 2.2.7 model class, with
-//! the unified classes' error spans), each bound to one model loaded once.
+//! and its distilled forms included), `COMET` (every unbabel-comet 2.2.7 model class, with the
+//! unified classes' error spans) and `MetricX` (google-research/metricx's MetricX-23/24), each
+//! bound to one model loaded once.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -8,8 +9,12 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use figlang_metrics::neural::{Bleurt as BleurtMetric, Comet as CometMetric};
-use hauser_nli::{CometModel, CometPrediction, ModelSource, SequenceClassifier};
+use figlang_metrics::neural::{
+    Bleurt as BleurtMetric, Comet as CometMetric, MetricX as MetricxMetric,
+};
+use hauser_nli::{
+    CometModel, CometPrediction, MetricxModel, MetricxVersion, ModelSource, SequenceClassifier,
+};
 
 use crate::errors::{self, value_error};
 use crate::interrupt;
@@ -278,9 +283,103 @@ impl Comet {
     }
 }
 
+/// MetricX-24 / MetricX-23 (google-research/metricx): an error score in [0, 25], lower is
+/// better, from an mT5 regressor; `version` picks predict.py's input template, `tokenizer`
+/// defaults to the checkpoint's own, else google/mt5-xl, `max_input_length` to the version's.
+#[pyclass(frozen, module = "hauser", name = "MetricX")]
+#[derive(Debug)]
+pub(crate) struct Metricx {
+    metric: Arc<Mutex<MetricxMetric>>,
+}
+
+#[pymethods]
+impl Metricx {
+    #[new]
+    #[pyo3(signature = (model, *, version=24, tokenizer=None, max_input_length=None, batch_size=64, device="cpu", precision="f32"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        model: &str,
+        version: u32,
+        tokenizer: Option<&str>,
+        max_input_length: Option<usize>,
+        batch_size: usize,
+        device: &str,
+        precision: &str,
+    ) -> PyResult<Self> {
+        let version = match version {
+            24 => MetricxVersion::V24,
+            23 => MetricxVersion::V23,
+            other => {
+                return Err(value_error(format!(
+                    "version: expected 24 or 23, got {other}"
+                )))
+            }
+        };
+        let opts = Device::parse(device, precision, batch_size)?.load_options();
+        let source = ModelSource::parse(model);
+        let max_len = max_input_length.unwrap_or_else(|| version.default_max_input_length());
+        let m = py
+            .detach(|| {
+                let tok = match tokenizer {
+                    Some(t) => ModelSource::parse(t),
+                    None => hauser_nli::metricx_default_tokenizer(&source)?,
+                };
+                MetricxModel::load(&source, &tok, &opts, max_len)
+            })
+            .map_err(errors::nli)?;
+        Ok(Self {
+            metric: Arc::new(Mutex::new(MetricxMetric::new(m, &model_id(model), version))),
+        })
+    }
+
+    /// The score of each hypothesis as a NumPy array (lower is better): with `references`
+    /// (MetricX-24 adds the sources when given), or from `sources` alone (quality estimation).
+    #[pyo3(signature = (hyps, *, sources=None, references=None))]
+    fn score<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        sources: Option<&Bound<'py, PyAny>>,
+        references: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mt = column(hyps, "hyps")?;
+        let src = sources.map(|s| column(s, "sources")).transpose()?;
+        let rf = references.map(|r| column(r, "references")).transpose()?;
+        let metric = Arc::clone(&self.metric);
+        let s = interrupt::run(py, true, move |_| {
+            let src: Option<Vec<&str>> =
+                src.as_ref().map(|s| s.iter().map(String::as_str).collect());
+            let rf: Option<Vec<&str>> = rf.as_ref().map(|s| s.iter().map(String::as_str).collect());
+            let mt: Vec<&str> = mt.iter().map(String::as_str).collect();
+            let mut m = metric
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            m.score(src.as_deref(), &mt, rf.as_deref())
+        })?
+        .map_err(errors::neural)?;
+        numpy_array(py, &s)
+    }
+
+    /// The reproducibility signature of the last call (`hauser metric metricx`'s).
+    #[getter]
+    fn signature(&self) -> String {
+        self.metric
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .signature()
+            .to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("MetricX(signature={:?})", self.signature())
+    }
+}
+
 /// Registers the learned-metric classes on `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bleurt>()?;
     m.add_class::<Comet>()?;
+    m.add_class::<Metricx>()?;
     Ok(())
 }

@@ -117,3 +117,32 @@ def test_comet_equals_the_command_line(cli, tmp_path):
         for spans in out.metadata.error_spans
     ]
     assert lines[0]["signature"] == out.signature
+
+
+def _metricx_cases():
+    out = []
+    for fixture in ("metricx", "metricx-relu"):
+        r = reference(fixture)
+        out += [pytest.param(fixture, mode, id=f"{fixture}-{mode}") for mode in r["modes"]]
+    return out
+
+
+@pytest.mark.parametrize("fixture,mode", _metricx_cases())
+def test_metricx_matches_the_metricx_repository(fixture, mode):
+    r = reference(fixture)
+    want = r["modes"][mode]
+    version = int(mode[:2])
+    with_ref = not want["qe"]
+    with_src = not with_ref or (version == 24 and "nosrc" not in mode)
+    hyps = [t["hypothesis"] for t in r["triples"]]
+    srcs = [t["source"] for t in r["triples"]] if with_src else None
+    refs = [t["reference"] for t in r["triples"]] if with_ref else None
+    m = hauser.MetricX(
+        str(NLI_FIXTURES / fixture), version=version, max_input_length=r["meta"]["max_input_length"], batch_size=3
+    )
+    got = m.score(hyps, sources=srcs, references=refs)
+    assert isinstance(got, np.ndarray)
+    assert np.allclose(got, want["scores"], atol=TOL, rtol=0)
+    assert "better:lower" in m.signature
+    with pytest.raises(ValueError, match="version"):
+        hauser.MetricX(str(NLI_FIXTURES / fixture), version=25)

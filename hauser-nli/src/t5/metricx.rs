@@ -96,6 +96,25 @@ impl MetricxInput<'_> {
     }
 }
 
+/// The tokenizer MetricX's README runs predict.py with (`--tokenizer google/mt5-xl`), for
+/// checkpoints that ship none.
+pub const DEFAULT_TOKENIZER: &str = "google/mt5-xl";
+
+/// The tokenizer of a MetricX checkpoint: its own (`tokenizer.json` or `spiece.model`), else
+/// [`DEFAULT_TOKENIZER`].
+///
+/// # Errors
+/// A file of the checkpoint that cannot be looked up (hub errors).
+pub fn default_tokenizer(source: &ModelSource) -> Result<ModelSource> {
+    let own =
+        source.optional("tokenizer.json")?.is_some() || source.optional("spiece.model")?.is_some();
+    Ok(if own {
+        source.clone()
+    } else {
+        ModelSource::parse(DEFAULT_TOKENIZER)
+    })
+}
+
 /// One prediction.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MetricxPrediction {

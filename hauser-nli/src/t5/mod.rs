@@ -7,5 +7,6 @@ mod model;
 
 pub use config::{FeedForward, T5Config};
 pub use metricx::{
-    MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion, SCORE_RANGE, SCORE_TOKEN,
+    default_tokenizer, MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion,
+    DEFAULT_TOKENIZER, SCORE_RANGE, SCORE_TOKEN,
 };

@@ -8,8 +8,9 @@ The engine of the ``hauser`` command-line tool (Rust), with the same numbers and
   permutation and Williams tests, Cohen/Fleiss kappa, Krippendorff's alpha;
 - :class:`BERTScorer`, :class:`Perplexity`, :class:`StyleClassifier`: neural metrics on local
   models (bert_score's conventions for BERTScore);
-- :class:`BLEURT`, :class:`COMET`: the learned MT metrics (bleurt-pytorch's checkpoints;
-  every unbabel-comet 2.2.7 class, CometKiwi and XCOMET with their error spans);
+- :class:`BLEURT`, :class:`COMET`, :class:`MetricX`: the learned MT metrics (bleurt-pytorch's
+  checkpoints; every unbabel-comet 2.2.7 class, CometKiwi and XCOMET with their error spans;
+  google-research/metricx's MetricX-23/24);
 - :class:`KnowledgeBase`, :func:`extract` and :class:`Hauser`: HAUSER's simile criteria,
   normalisation, quality and reranking, as ``hauser score``.
 
@@ -37,6 +38,6 @@ __all__ = [
 ]
 
 if NEURAL:
-    from ._hauser import BLEURT, COMET, BERTScorer, Perplexity, StyleClassifier
+    from ._hauser import BLEURT, COMET, BERTScorer, MetricX, Perplexity, StyleClassifier
 
-    __all__ += ["BERTScorer", "Perplexity", "StyleClassifier", "BLEURT", "COMET"]
+    __all__ += ["BERTScorer", "Perplexity", "StyleClassifier", "BLEURT", "COMET", "MetricX"]

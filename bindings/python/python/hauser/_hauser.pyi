@@ -234,3 +234,21 @@ class COMET:
     def score(self, hyps: Texts, *, sources: Optional[Texts] = None, references: Optional[Texts] = None) -> FloatArray: ...
     @property
     def signature(self) -> str: ...
+
+class MetricX:
+    """MetricX-24 / MetricX-23 (google-research/metricx): an error score in [0, 25], lower is better."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        version: int = 24,
+        tokenizer: Optional[str] = None,
+        max_input_length: Optional[int] = None,
+        batch_size: int = 64,
+        device: str = "cpu",
+        precision: str = "f32",
+    ) -> None: ...
+    def score(self, hyps: Texts, *, sources: Optional[Texts] = None, references: Optional[Texts] = None) -> FloatArray: ...
+    @property
+    def signature(self) -> str: ...
