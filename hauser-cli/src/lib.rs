@@ -45,6 +45,8 @@ pub mod out_file;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod rerank;
+pub mod rerank_metric;
 pub mod run_files;
 pub mod score;
 #[cfg(test)]

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hauser_cli::{
-    classify, embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, score,
+    classify, embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, rerank,
+    score,
 };
 
 #[derive(Debug, Parser)]
@@ -44,6 +45,9 @@ enum Command {
     Newsmet(newsmet::NewsmetArgs),
     /// A sequence classifier's predicted class for each row of a CSV or text file.
     Classify(classify::ClassifyArgs),
+    /// Rank the candidates of each source by a reference-free metric, or by minimum Bayes risk
+    /// with any reference-based metric as the utility (JSONL out, one record per candidate).
+    Rerank(Box<rerank::RerankArgs>),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
             narratives::run(args, &mut std::io::stdout().lock(), &mut stderr)
         }
         Command::Classify(args) => classify::run(args),
+        Command::Rerank(args) => rerank::run(args, &mut stderr),
         Command::Newsmet(args) => newsmet::run(args, &mut std::io::stdout().lock()),
         Command::Formality(args) => {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)

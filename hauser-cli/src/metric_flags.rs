@@ -23,10 +23,14 @@ const SACRE_SHORT: [(&str, &str); 7] = [
     ("-f", "--format"),
 ];
 
-/// `args` with sacreBLEU's single-dash abbreviations spelled out, for `hauser metric` only
-/// (other commands keep their own short flags).
+/// `args` with sacreBLEU's single-dash abbreviations spelled out, for `hauser metric` and
+/// `hauser rerank` (which share the text-metric flags; other commands keep their own short
+/// flags).
 pub fn expand_sacre_abbreviations(args: Vec<OsString>) -> Vec<OsString> {
-    if args.get(1).and_then(|a| a.to_str()) != Some("metric") {
+    if !matches!(
+        args.get(1).and_then(|a| a.to_str()),
+        Some("metric" | "rerank")
+    ) {
         return args;
     }
     args.into_iter()

@@ -102,11 +102,16 @@ fn parse_yes_no(s: &str) -> Result<bool, String> {
     }
 }
 
-fn load_options(args: &NeuralMetricArgs) -> LoadOptions {
+/// The load options (device, precision, batch size) the flags give.
+pub(crate) fn load_options(args: &NeuralMetricArgs) -> LoadOptions {
     args.device.load_options(args.batch_size)
 }
 
-fn model(args: &NeuralMetricArgs, metric: &str) -> Result<(ModelSource, String), CliError> {
+/// The `--model` source and its id (without `@revision`), which `metric` needs.
+pub(crate) fn model(
+    args: &NeuralMetricArgs,
+    metric: &str,
+) -> Result<(ModelSource, String), CliError> {
     let spec = args
         .model
         .as_deref()

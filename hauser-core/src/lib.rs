@@ -71,7 +71,7 @@ pub use quality::{MissingPart, QualityWeights};
 pub use report::{
     CandidateReport, CriterionScore, GroupFailure, GroupOutcome, GroupReport, Skipped,
 };
-pub use rerank::{competition_ranks, RankSumReranker};
+pub use rerank::{competition_ranks, RankSumReranker, ScoreReranker};
 pub use scorer::{ComponentExtractor, Reranker, Scorer};
 pub use signature::{Signature, CORE_VERSION};
 pub use types::{Candidate, CandidateGroup, Components};

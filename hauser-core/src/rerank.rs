@@ -10,8 +10,11 @@
 //! 4. Then by position in the input, earlier first.
 //!
 //! Criteria that did not run are left out of the sum; when none ran, no ranks are given.
+//!
+//! [`ScoreReranker`] ranks by one criterion alone (a metric's scores, e.g. `hauser rerank`'s
+//! QE or MBR scores).
 
-use crate::criterion::Criterion;
+use crate::criterion::{Criterion, Direction};
 use crate::error::{CoreError, Result};
 use crate::scorer::Reranker;
 use crate::signature::{Signature, CORE_VERSION};
@@ -140,9 +143,158 @@ impl Reranker for RankSumReranker {
     }
 }
 
+/// Ranks candidates by one criterion's scores alone, in the criterion's direction.
+///
+/// Ranks are ordinal (1 = best, every rank used once), so that exactly one candidate is the
+/// best, as an argmax picks it: equal scores are ordered by position in the input, earlier
+/// first (`torch.argmax` and `np.argmax` also return the first maximum); NaN scores (no score)
+/// come after every number, in input order. The scores are used as given: raw or min-max
+/// normalised, the order is the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreReranker {
+    criterion: Criterion,
+    direction: Direction,
+}
+
+impl ScoreReranker {
+    /// Ranks by `criterion`, whose best score is the highest or the lowest as `direction` says.
+    pub fn new(criterion: Criterion, direction: Direction) -> Self {
+        Self {
+            criterion,
+            direction,
+        }
+    }
+
+    /// The criterion ranked by.
+    pub fn criterion(&self) -> &Criterion {
+        &self.criterion
+    }
+
+    /// The direction of the scores.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The rank (1 = best) of every score, by the rules of the type's documentation.
+    pub fn ranks(&self, scores: &[f64]) -> Vec<usize> {
+        let lower = self.direction == Direction::LowerIsBetter;
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (x, y) = (scores[a], scores[b]);
+            let by_score = match (x.is_nan(), y.is_nan()) {
+                (true, true) => std::cmp::Ordering::Equal,
+                (true, false) => std::cmp::Ordering::Greater,
+                (false, true) => std::cmp::Ordering::Less,
+                (false, false) if lower => x.total_cmp(&y),
+                (false, false) => y.total_cmp(&x),
+            };
+            // -0.0 and 0.0 are equal scores: total_cmp alone would order them.
+            let by_score = if x == y {
+                std::cmp::Ordering::Equal
+            } else {
+                by_score
+            };
+            by_score.then_with(|| a.cmp(&b))
+        });
+        let mut ranks = vec![0; scores.len()];
+        for (position, &candidate) in order.iter().enumerate() {
+            ranks[candidate] = position + 1;
+        }
+        ranks
+    }
+}
+
+impl Reranker for ScoreReranker {
+    fn signature(&self) -> Signature {
+        Signature::new("rerank", CORE_VERSION)
+            .with("method", "score")
+            .with("criterion", &self.criterion)
+            .with(
+                "best",
+                match self.direction {
+                    Direction::LowerIsBetter => "lowest",
+                    _ => "highest",
+                },
+            )
+            .with("ties", "input-order,nan-last")
+    }
+
+    /// Ranks by the entry of the reranker's criterion; `None` when there is none with `n`
+    /// scores.
+    fn rank(&self, scores: &[(Criterion, Vec<f64>)], n: usize) -> Option<Vec<usize>> {
+        scores
+            .iter()
+            .find(|(c, v)| *c == self.criterion && v.len() == n)
+            .map(|(_, v)| self.ranks(v))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn other(name: &str) -> Criterion {
+        Criterion::Other(name.into())
+    }
+
+    #[test]
+    fn score_reranker_orders_by_direction_first_wins_ties_nan_last() {
+        let high = ScoreReranker::new(other("chrf"), Direction::HigherIsBetter);
+        assert_eq!(high.ranks(&[0.2, 0.9, 0.5]), vec![3, 1, 2]);
+        assert_eq!(high.ranks(&[0.5, 0.9, 0.9, 0.5]), vec![3, 1, 2, 4]);
+        assert_eq!(
+            high.ranks(&[f64::NAN, 0.1, f64::NAN, -3.0]),
+            vec![3, 1, 4, 2]
+        );
+        assert_eq!(high.ranks(&[-0.0, 0.0]), vec![1, 2]);
+        assert_eq!(high.ranks(&[f64::NAN]), vec![1]);
+        assert_eq!(high.ranks(&[]), Vec::<usize>::new());
+        let low = ScoreReranker::new(other("ter"), Direction::LowerIsBetter);
+        assert_eq!(low.ranks(&[0.2, 0.9, 0.2, f64::NAN]), vec![1, 3, 2, 4]);
+        assert_eq!(
+            low.rank(&[(other("ter"), vec![3.0, 1.0])], 2),
+            Some(vec![2, 1])
+        );
+        assert_eq!(low.rank(&[(other("chrf"), vec![3.0, 1.0])], 2), None);
+        assert_eq!(low.rank(&[(other("ter"), vec![3.0])], 2), None);
+        let sig = low.signature().to_string();
+        assert!(
+            sig.contains("criterion:ter") && sig.contains("best:lowest"),
+            "{sig}"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn score_reranker_ranks_are_a_permutation_consistent_with_the_scores(
+            xs in proptest::collection::vec(prop_oneof![-5i32..5, Just(99)], 0..12),
+            lower in any::<bool>(),
+        ) {
+            // 99 stands for NaN; small integers make ties frequent.
+            let scores: Vec<f64> = xs.iter().map(|&x| if x == 99 { f64::NAN } else { f64::from(x) }).collect();
+            let direction = if lower { Direction::LowerIsBetter } else { Direction::HigherIsBetter };
+            let ranks = ScoreReranker::new(other("m"), direction).ranks(&scores);
+            let mut sorted = ranks.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (1..=scores.len()).collect::<Vec<_>>());
+            for a in 0..scores.len() {
+                for b in 0..scores.len() {
+                    let (x, y) = (scores[a], scores[b]);
+                    let better = match (x.is_nan(), y.is_nan()) {
+                        (false, true) => true,
+                        (true, _) => false,
+                        _ if lower => x < y,
+                        _ => x > y,
+                    };
+                    let tied = (x.is_nan() && y.is_nan()) || x == y;
+                    if better || (tied && a < b) {
+                        prop_assert!(ranks[a] < ranks[b], "{:?} {:?}", scores, ranks);
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn competition_ranks_share_best_rank() {

@@ -202,6 +202,12 @@ impl Sandbox {
             "pairs.jsonl",
             "{\"hyp\": \"He ran like the wind.\", \"refs\": [\"He ran as fast as the wind.\", \"He was fast.\"]}\n{\"hyp\": \"The news spread fast.\", \"refs\": [\"Word got around.\", \"The news spread.\"]}\n",
         );
+        // hauser rerank: sources and their candidates.
+        write(
+            d,
+            "candidates.jsonl",
+            "{\"src\": \"He ran like the wind.\", \"candidates\": [\"He ran very fast.\", \"He sprinted like the wind.\", \"The wind ran.\"]}\n{\"src\": \"The news spread fast.\", \"candidates\": [\"Word got around.\", \"The news spread quickly.\"]}\n",
+        );
         // BERTScore baseline: bert_score's LAYER,P,R,F rows.
         write(
             d,

@@ -30,6 +30,7 @@ mod narratives;
 mod newsmet;
 mod outputs;
 mod records;
+mod rerank;
 mod resources;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
