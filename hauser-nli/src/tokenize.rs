@@ -177,7 +177,8 @@ impl TextEncoder {
         self.max_len
     }
 
-    /// Lowers the maximum length (e.g. to sentence-transformers' `max_seq_length`).
+    /// Sets the maximum length (e.g. sentence-transformers' `max_seq_length`, or the `max_length`
+    /// COMET passes its tokenizer).
     pub fn set_max_len(&mut self, max_len: usize) {
         self.max_len = max_len.max(1);
     }

@@ -146,15 +146,19 @@ impl CometModel {
         // COMET's encoders: max_positions = max_position_embeddings - 2, and sentences are
         // tokenised with max_length = max_positions - 2.
         let comet_len = config.max_position_embeddings.saturating_sub(4).max(2);
+        let seg_len = opts.max_len.map_or(comet_len, |n| n.min(comet_len));
         let mut enc_opts = *opts;
-        enc_opts.max_len = Some(opts.max_len.map_or(comet_len, |n| n.min(comet_len)));
+        enc_opts.max_len = Some(seg_len);
         let at = WeightsAt::Checkpoint {
             path: ckpt.clone(),
             key: "state_dict",
             prefix: "encoder.model",
         };
-        let (encoder, _, ledger) =
+        let (mut encoder, _, ledger) =
             TransformerModel::load_from(&source, &at, &enc_opts, "COMET encoder")?;
+        // COMET passes `max_length` to the tokenizer, so the tokenizer's own
+        // `model_max_length` (which the load above applies) does not cut its inputs.
+        encoder.text_encoder_mut().set_max_len(seg_len);
         let (device, _) = opts.device.open(&name, opts.precision)?;
         let werr = |e: candle_core::Error| NliError::Weights {
             model: name.clone(),

@@ -307,3 +307,35 @@ fn xlm_roberta_xl_hidden_states_match_transformers() {
         }
     }
 }
+
+#[test]
+fn the_tokenizers_model_max_length_does_not_cut_comet_inputs() {
+    // COMET passes max_length (max_positions - 2) to the tokenizer, so a smaller
+    // `model_max_length` in tokenizer_config.json cuts nothing: a copy of the encoder saying 8
+    // still gives unbabel-comet's scores on inputs much longer than 8 tokens.
+    let r = reference();
+    let tmp = tempfile::tempdir().unwrap();
+    let enc = tmp.path().join("encoder");
+    std::fs::create_dir_all(&enc).unwrap();
+    for f in ["config.json", "tokenizer.json", "tokenizer_config.json"] {
+        std::fs::copy(fixture("comet-unified/encoder").join(f), enc.join(f)).unwrap();
+    }
+    let cfg = std::fs::read_to_string(enc.join("tokenizer_config.json")).unwrap();
+    assert!(cfg.contains("\"model_max_length\": 64"));
+    std::fs::write(
+        enc.join("tokenizer_config.json"),
+        cfg.replace("\"model_max_length\": 64", "\"model_max_length\": 8"),
+    )
+    .unwrap();
+    let model = tmp.path().join("kiwi");
+    std::fs::create_dir_all(model.join("checkpoints")).unwrap();
+    let src = fixture("comet-unified").join("kiwi");
+    std::fs::copy(
+        src.join("checkpoints/model.ckpt"),
+        model.join("checkpoints/model.ckpt"),
+    )
+    .unwrap();
+    std::fs::copy(src.join("hparams.yaml"), model.join("hparams.yaml")).unwrap();
+    let (d, _) = distance(&model, &r["models"]["kiwi"]["src"], "src");
+    assert!(d < TOL, "{d}");
+}
