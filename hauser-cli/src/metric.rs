@@ -247,7 +247,7 @@ fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> 
     let name = args.name.as_str();
     let (w, n) = (&args.wmd, &args.neural);
     let neural = neural_metric::NAMES.contains(&name);
-    let flags: [(&'static str, bool, bool, &'static str); 19] = [
+    let flags: [(&'static str, bool, bool, &'static str); 4] = [
         ("--vectors", w.vectors.is_some(), name == "wmd", "wmd"),
         (
             "--binary",
@@ -262,75 +262,10 @@ fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> 
             "wmd",
         ),
         ("--no-norm", w.no_norm, name == "wmd", "wmd"),
-        ("--model", n.model.is_some(), neural, "the neural metrics"),
-        (
-            "--layer",
-            n.layer.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        ("--idf", n.idf, name == "bertscore", "bertscore"),
-        (
-            "--baseline",
-            n.baseline.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        (
-            "--prefix-space",
-            n.prefix_space.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        (
-            "--src",
-            n.src.is_some(),
-            matches!(name, "comet" | "metricx"),
-            "comet and metricx",
-        ),
-        (
-            "--metricx-version",
-            n.metricx_version != "24",
-            name == "metricx",
-            "metricx",
-        ),
-        (
-            "--tokenizer",
-            n.tokenizer.is_some(),
-            name == "metricx",
-            "metricx",
-        ),
-        (
-            "--max-input-length",
-            n.max_input_length.is_some(),
-            name == "metricx",
-            "metricx",
-        ),
-        ("--no-src", n.no_src, name == "comet", "comet"),
-        (
-            "--prepend-bos",
-            n.prepend_bos,
-            name == "perplexity",
-            "perplexity",
-        ),
-        ("--label", n.label.is_some(), name == "style", "style"),
-        ("--flip", n.flip.is_some(), name == "style", "style"),
-        (
-            "--batch-size",
-            n.batch_size != 64,
-            neural,
-            "the neural metrics",
-        ),
-        (
-            "--device/--precision",
-            n.device.device != hauser_nli::DeviceSpec::Cpu
-                || n.device.precision != hauser_nli::Precision::F32,
-            neural,
-            "the neural metrics",
-        ),
     ];
     flags
         .into_iter()
+        .chain(neural_metric::flag_table(n, name, neural))
         .find(|(_, given, read, _)| *given && !*read)
         .map(|(flag, _, _, readers)| (flag, readers))
 }

@@ -403,6 +403,84 @@ fn metricx(
     Ok(((scores, systems, metric.signature(), details), truncated))
 }
 
+/// One row per neural-metric flag: the flag, whether it was given (a value other than its
+/// default), whether the metric `name` reads it (`neural`: `name` is a neural metric), and the
+/// metrics that do; `hauser metric` and `hauser rerank` refuse the first given and unread.
+pub(crate) fn flag_table(
+    n: &NeuralMetricArgs,
+    name: &str,
+    neural: bool,
+) -> [(&'static str, bool, bool, &'static str); 15] {
+    [
+        ("--model", n.model.is_some(), neural, "the neural metrics"),
+        (
+            "--layer",
+            n.layer.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        ("--idf", n.idf, name == "bertscore", "bertscore"),
+        (
+            "--baseline",
+            n.baseline.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        (
+            "--prefix-space",
+            n.prefix_space.is_some(),
+            name == "bertscore",
+            "bertscore",
+        ),
+        (
+            "--src",
+            n.src.is_some(),
+            matches!(name, "comet" | "metricx"),
+            "comet and metricx",
+        ),
+        (
+            "--metricx-version",
+            n.metricx_version != "24",
+            name == "metricx",
+            "metricx",
+        ),
+        (
+            "--tokenizer",
+            n.tokenizer.is_some(),
+            name == "metricx",
+            "metricx",
+        ),
+        (
+            "--max-input-length",
+            n.max_input_length.is_some(),
+            name == "metricx",
+            "metricx",
+        ),
+        ("--no-src", n.no_src, name == "comet", "comet"),
+        (
+            "--prepend-bos",
+            n.prepend_bos,
+            name == "perplexity",
+            "perplexity",
+        ),
+        ("--label", n.label.is_some(), name == "style", "style"),
+        ("--flip", n.flip.is_some(), name == "style", "style"),
+        (
+            "--batch-size",
+            n.batch_size != 64,
+            neural,
+            "the neural metrics",
+        ),
+        (
+            "--device/--precision",
+            n.device.device != hauser_nli::DeviceSpec::Cpu
+                || n.device.precision != hauser_nli::Precision::F32,
+            neural,
+            "the neural metrics",
+        ),
+    ]
+}
+
 /// The mean of the scores (0 segments: NaN, which the outputs write as `null`).
 fn mean(scores: &[f64]) -> f64 {
     scores.iter().sum::<f64>() / scores.len() as f64

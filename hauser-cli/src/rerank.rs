@@ -106,66 +106,9 @@ fn unread_flag(args: &RerankArgs) -> Option<String> {
             "it names lines of a --hyp file of hauser metric",
         ));
     }
-    let flags: [(&str, bool, bool, &str); 12] = [
-        ("--model", n.model.is_some(), neural, "the neural metrics"),
-        (
-            "--layer",
-            n.layer.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        (
-            "--baseline",
-            n.baseline.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        (
-            "--prefix-space",
-            n.prefix_space.is_some(),
-            name == "bertscore",
-            "bertscore",
-        ),
-        (
-            "--metricx-version",
-            n.metricx_version != "24",
-            name == "metricx",
-            "metricx",
-        ),
-        (
-            "--tokenizer",
-            n.tokenizer.is_some(),
-            name == "metricx",
-            "metricx",
-        ),
-        (
-            "--max-input-length",
-            n.max_input_length.is_some(),
-            name == "metricx",
-            "metricx",
-        ),
-        ("--no-src", n.no_src, name == "comet", "comet"),
-        (
-            "--prepend-bos",
-            n.prepend_bos,
-            name == "perplexity",
-            "perplexity",
-        ),
-        ("--label", n.label.is_some(), name == "style", "style"),
-        (
-            "--batch-size",
-            n.batch_size != 64,
-            neural,
-            "the neural metrics",
-        ),
-        (
-            "--device/--precision",
-            n.device.device != hauser_nli::DeviceSpec::Cpu
-                || n.device.precision != hauser_nli::Precision::F32,
-            neural,
-            "the neural metrics",
-        ),
-    ];
+    // --src, --idf and --flip are refused above for every metric; the others as `hauser
+    // metric` refuses them.
+    let flags = crate::neural_metric::flag_table(n, name, neural);
     flags
         .into_iter()
         .find(|(_, given, read, _)| *given && !*read)

@@ -103,23 +103,7 @@ fn tokenisation_and_truncation_match_comet() {
 
 /// A copy of fixture model `name` with one line of hparams.yaml replaced.
 fn altered(name: &str, from: &str, to: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let src = fixture("comet").join(name);
-    std::fs::create_dir_all(tmp.path().join("checkpoints")).unwrap();
-    std::fs::copy(
-        src.join("checkpoints/model.ckpt"),
-        tmp.path().join("checkpoints/model.ckpt"),
-    )
-    .unwrap();
-    let hp = std::fs::read_to_string(src.join("hparams.yaml")).unwrap();
-    assert!(hp.contains(from), "{from} not in {name}'s hparams");
-    let enc = fixture("comet").join("encoder");
-    let hp = hp.replace(from, to).replace(
-        "pretrained_model: ../encoder",
-        &format!("pretrained_model: {}", enc.display()),
-    );
-    std::fs::write(tmp.path().join("hparams.yaml"), hp).unwrap();
-    tmp
+    crate::common::altered_comet("comet", name, from, to)
 }
 
 #[test]

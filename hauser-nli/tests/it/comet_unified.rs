@@ -103,23 +103,7 @@ fn unified_and_xcomet_models_match_unbabel_comet_in_every_mode() {
 
 /// A copy of fixture model `name` with `from` replaced by `to` in hparams.yaml.
 fn altered(name: &str, from: &str, to: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let src = fixture("comet-unified").join(name);
-    std::fs::create_dir_all(tmp.path().join("checkpoints")).unwrap();
-    std::fs::copy(
-        src.join("checkpoints/model.ckpt"),
-        tmp.path().join("checkpoints/model.ckpt"),
-    )
-    .unwrap();
-    let hp = std::fs::read_to_string(src.join("hparams.yaml")).unwrap();
-    assert!(hp.contains(from), "{from:?} not in {name}'s hparams");
-    let enc = fixture("comet-unified").join("encoder");
-    let hp = hp.replace(from, to).replace(
-        "pretrained_model: ../encoder",
-        &format!("pretrained_model: {}", enc.display()),
-    );
-    std::fs::write(tmp.path().join("hparams.yaml"), hp).unwrap();
-    tmp
+    crate::common::altered_comet("comet-unified", name, from, to)
 }
 
 /// The largest score difference and whether any span differs from the reference.

@@ -98,3 +98,26 @@ pub fn minilm_dir() -> PathBuf {
     );
     d
 }
+
+/// A copy of COMET fixture model `family/name` (checkpoint and hparams.yaml) with `from`
+/// replaced by `to` in hparams.yaml, its `pretrained_model` pointing at the fixture's encoder.
+pub fn altered_comet(family: &str, name: &str, from: &str, to: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = fixture(family).join(name);
+    std::fs::create_dir_all(tmp.path().join("checkpoints")).unwrap();
+    std::fs::copy(
+        src.join("checkpoints/model.ckpt"),
+        tmp.path().join("checkpoints/model.ckpt"),
+    )
+    .unwrap();
+    let hp = std::fs::read_to_string(src.join("hparams.yaml")).unwrap();
+    assert!(hp.contains(from), "{from:?} not in {name}'s hparams");
+    // `../encoder` (and `../encoder-xl`) are relative to the fixture's model directory.
+    let encoders = fixture(family);
+    let hp = hp.replace(from, to).replace(
+        "pretrained_model: ../",
+        &format!("pretrained_model: {}/", encoders.display()),
+    );
+    std::fs::write(tmp.path().join("hparams.yaml"), hp).unwrap();
+    tmp
+}
