@@ -515,6 +515,7 @@ fn two_stdin_runs() -> Vec<StdinCase> {
         ("newsmet metaphoricity", None), // --vectors must be a file
         ("newsmet candidates", None),    // --wordnet is a directory
         ("classify", None),
+        ("rerank", None), // one input, --input
     ]
 }
 
