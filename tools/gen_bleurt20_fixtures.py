@@ -29,6 +29,7 @@ exact.
 """
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -92,17 +93,23 @@ MAX_POSITIONS = 48
 
 
 def train_spm(out: Path, rule: str):
+    cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
-        corpus = Path(tmp) / "corpus.txt"
-        corpus.write_text("\n".join(CORPUS) + "\n")
-        spm.SentencePieceTrainer.train(
-            input=str(corpus), model_prefix=str(Path(tmp) / "spm"), vocab_size=160,
-            model_type="unigram", character_coverage=1.0, normalization_rule_name=rule,
-            pad_id=0, pad_piece="[PAD]", bos_id=1, bos_piece="[CLS]", eos_id=2, eos_piece="[SEP]",
-            unk_id=3, unk_piece="[UNK]", user_defined_symbols=["[MASK]", "::"],
-            minloglevel=2,
-        )
-        shutil.copy(Path(tmp) / "spm.model", out)
+        # Relative names: the trainer records its input and prefix in the model, and a
+        # temporary directory's path would make the fixture name this machine's paths.
+        os.chdir(tmp)
+        try:
+            Path("corpus.txt").write_text("\n".join(CORPUS) + "\n")
+            spm.SentencePieceTrainer.train(
+                input="corpus.txt", model_prefix="spm", vocab_size=160,
+                model_type="unigram", character_coverage=1.0, normalization_rule_name=rule,
+                pad_id=0, pad_piece="[PAD]", bos_id=1, bos_piece="[CLS]", eos_id=2, eos_piece="[SEP]",
+                unk_id=3, unk_piece="[UNK]", user_defined_symbols=["[MASK]", "::"],
+                minloglevel=2,
+            )
+            shutil.copy("spm.model", out)
+        finally:
+            os.chdir(cwd)
 
 
 def build(form: str) -> dict:

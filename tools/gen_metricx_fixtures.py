@@ -24,9 +24,9 @@ as the repository's `forward` runs it (one decoder step from id 0, the clamp to 
 Run it in the venv of tools/requirements-comet.txt (torch, transformers 4.57.6, sentencepiece)
 with the metricx repository on PYTHONPATH at the commit below (it is not a package on PyPI):
 
-    git clone https://github.com/google-research/metricx /tmp/metricx
-    git -C /tmp/metricx checkout fc4978eb064670f7cc33e93ea4f52d38396b8ae6
-    PYTHONPATH=/tmp/metricx .cache/pycomet/bin/python tools/gen_metricx_fixtures.py
+    git clone https://github.com/google-research/metricx .cache/metricx
+    git -C .cache/metricx checkout fc4978eb064670f7cc33e93ea4f52d38396b8ae6
+    PYTHONPATH=.cache/metricx .cache/pycomet/bin/python tools/gen_metricx_fixtures.py
 
 metricx's predict.py imports `datasets` only to hold the JSONL rows; when it is not installed a
 minimal stand-in with the same `load_dataset("json")`, `map` and `set_format` is used, so the
