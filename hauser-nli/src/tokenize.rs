@@ -193,10 +193,7 @@ impl TextEncoder {
     /// # Errors
     /// [`NliError::Tokenizer`] when the tokenizer fails on the input.
     pub fn encode(&self, first: &str, second: Option<&str>) -> Result<Encoded> {
-        let err = |e: tokenizers::Error| NliError::Tokenizer {
-            model: self.model.clone(),
-            message: e.to_string(),
-        };
+        let err = |e| self.error(e);
         let enc = match second {
             Some(s) => self.tokenizer.encode((first, s), true),
             None => self.tokenizer.encode(first, true),
@@ -213,14 +210,7 @@ impl TextEncoder {
         if let (Some(s), true) = (second, self.python_pairs) {
             return self.encode_python_pair(first, s);
         }
-        let mut t = self.tokenizer.clone();
-        t.with_truncation(Some(TruncationParams {
-            max_length: self.max_len,
-            strategy: TruncationStrategy::LongestFirst,
-            stride: 0,
-            direction: TruncationDirection::Right,
-        }))
-        .map_err(err)?;
+        let t = self.truncating()?;
         let enc = match second {
             Some(s) => t.encode((first, s), true),
             None => t.encode(first, true),
@@ -233,14 +223,33 @@ impl TextEncoder {
         })
     }
 
+    /// A tokenizer failure, named with the model.
+    fn error(&self, e: tokenizers::Error) -> NliError {
+        NliError::Tokenizer {
+            model: self.model.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    /// A copy of the tokenizer that cuts longest-first to the maximum length (built only for
+    /// an input that needs it, so that the common case pays nothing).
+    fn truncating(&self) -> Result<Tokenizer> {
+        let mut t = self.tokenizer.clone();
+        t.with_truncation(Some(TruncationParams {
+            max_length: self.max_len,
+            strategy: TruncationStrategy::LongestFirst,
+            stride: 0,
+            direction: TruncationDirection::Right,
+        }))
+        .map_err(|e| self.error(e))?;
+        Ok(t)
+    }
+
     /// A pair too long for the model, cut as transformers' `truncate_sequences` does for
     /// `longest_first`: first from the longer text down to the shorter one's length, then
     /// half each, the odd token from the second text.
     fn encode_python_pair(&self, first: &str, second: &str) -> Result<Encoded> {
-        let err = |e: tokenizers::Error| NliError::Tokenizer {
-            model: self.model.clone(),
-            message: e.to_string(),
-        };
+        let err = |e| self.error(e);
         let mut a = self.tokenizer.encode(first, false).map_err(err)?;
         let mut b = self.tokenizer.encode(second, false).map_err(err)?;
         let special = self
@@ -273,25 +282,17 @@ impl TextEncoder {
     /// # Errors
     /// [`NliError::Tokenizer`] when the tokenizer fails on the input.
     pub(crate) fn encode_with_offsets(&self, text: &str) -> Result<(Encoded, Vec<(usize, usize)>)> {
-        let err = |e: tokenizers::Error| NliError::Tokenizer {
-            model: self.model.clone(),
-            message: e.to_string(),
-        };
+        let err = |e| self.error(e);
         let mut enc = self
             .tokenizer
             .encode_char_offsets(text, true)
             .map_err(err)?;
         let truncated = enc.len() > self.max_len;
         if truncated {
-            let mut t = self.tokenizer.clone();
-            t.with_truncation(Some(TruncationParams {
-                max_length: self.max_len,
-                strategy: TruncationStrategy::LongestFirst,
-                stride: 0,
-                direction: TruncationDirection::Right,
-            }))
-            .map_err(err)?;
-            enc = t.encode_char_offsets(text, true).map_err(err)?;
+            enc = self
+                .truncating()?
+                .encode_char_offsets(text, true)
+                .map_err(err)?;
         }
         Ok((
             Encoded {
@@ -312,10 +313,7 @@ impl TextEncoder {
         let enc = self
             .tokenizer
             .encode(("", ""), true)
-            .map_err(|e| NliError::Tokenizer {
-                model: self.model.clone(),
-                message: e.to_string(),
-            })?;
+            .map_err(|e| self.error(e))?;
         match enc.get_ids() {
             [first, between @ .., last] => Ok((*first, between.to_vec(), *last)),
             _ => Err(NliError::Tokenizer {
@@ -332,10 +330,7 @@ impl TextEncoder {
     pub fn decode(&self, ids: &[u32], skip_special: bool) -> Result<String> {
         self.tokenizer
             .decode(ids, skip_special)
-            .map_err(|e| NliError::Tokenizer {
-                model: self.model.clone(),
-                message: e.to_string(),
-            })
+            .map_err(|e| self.error(e))
     }
 
     /// The id of a token of the vocabulary (added tokens included).
@@ -355,10 +350,7 @@ impl TextEncoder {
         if !known {
             self.tokenizer
                 .add_special_tokens([tokenizers::AddedToken::from(token.to_string(), true)])
-                .map_err(|e| NliError::Tokenizer {
-                    model: self.model.clone(),
-                    message: e.to_string(),
-                })?;
+                .map_err(|e| self.error(e))?;
         }
         Ok(())
     }
@@ -371,10 +363,7 @@ impl TextEncoder {
         self.tokenizer
             .encode(text, false)
             .map(|e| e.get_ids().to_vec())
-            .map_err(|e| NliError::Tokenizer {
-                model: self.model.clone(),
-                message: e.to_string(),
-            })
+            .map_err(|e| self.error(e))
     }
 }
 

@@ -102,6 +102,34 @@ pub(crate) struct Comet {
 /// must have `mt`, and `src` / `ref` in all samples or none.
 type Samples = (Option<Vec<String>>, Vec<String>, Option<Vec<String>>);
 
+/// The metric behind a mutex: a call that panicked leaves no broken state in it (each call
+/// sets what it reads), so a poisoned lock is taken as it is.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// `score`'s columns: hypotheses, and sources and references (each one per hypothesis) when
+/// given.
+fn columns(
+    hyps: &Bound<'_, PyAny>,
+    sources: Option<&Bound<'_, PyAny>>,
+    references: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Samples> {
+    let mt = column(hyps, "hyps")?;
+    let src = sources.map(|s| column(s, "sources")).transpose()?;
+    let rf = references.map(|r| column(r, "references")).transpose()?;
+    for (what, c) in [("sources", &src), ("references", &rf)] {
+        if let Some(c) = c.as_ref().filter(|c| c.len() != mt.len()) {
+            return Err(value_error(format!(
+                "{} {what} for {} hypotheses",
+                c.len(),
+                mt.len()
+            )));
+        }
+    }
+    Ok((src, mt, rf))
+}
+
 fn samples(list: &Bound<'_, PyAny>) -> PyResult<Samples> {
     let items: Vec<Bound<'_, PyAny>> = list.try_iter()?.collect::<PyResult<_>>()?;
     let mut cols: [Vec<Option<String>>; 3] = Default::default();
@@ -157,9 +185,7 @@ impl Comet {
                 src.as_ref().map(|s| s.iter().map(String::as_str).collect());
             let mt: Vec<&str> = mt.iter().map(String::as_str).collect();
             let rf: Vec<&str> = rf.iter().flatten().map(String::as_str).collect();
-            let mut m = metric
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut m = lock(&metric);
             m.predict(src.as_deref(), &mt, &rf)
         })?
         .map_err(errors::neural)
@@ -249,21 +275,7 @@ impl Comet {
         sources: Option<&Bound<'py, PyAny>>,
         references: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mt = column(hyps, "hyps")?;
-        let src = sources.map(|s| column(s, "sources")).transpose()?;
-        let rf = references.map(|r| column(r, "references")).transpose()?;
-        for (what, c) in [("sources", &src), ("references", &rf)] {
-            if let Some(c) = c {
-                if c.len() != mt.len() {
-                    return Err(value_error(format!(
-                        "{} {what} for {} hypotheses",
-                        c.len(),
-                        mt.len()
-                    )));
-                }
-            }
-        }
-        let preds = self.run(py, (src, mt, rf))?;
+        let preds = self.run(py, columns(hyps, sources, references)?)?;
         let scores: Vec<f64> = preds.iter().map(|p| f64::from(p.score)).collect();
         numpy_array(py, &scores)
     }
@@ -271,11 +283,7 @@ impl Comet {
     /// The reproducibility signature of the last call (`hauser metric comet`'s).
     #[getter]
     fn signature(&self) -> String {
-        self.metric
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .signature()
-            .to_string()
+        lock(&self.metric).signature().to_string()
     }
 
     fn __repr__(&self) -> String {
@@ -343,18 +351,14 @@ impl Metricx {
         sources: Option<&Bound<'py, PyAny>>,
         references: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mt = column(hyps, "hyps")?;
-        let src = sources.map(|s| column(s, "sources")).transpose()?;
-        let rf = references.map(|r| column(r, "references")).transpose()?;
+        let (src, mt, rf) = columns(hyps, sources, references)?;
         let metric = Arc::clone(&self.metric);
         let s = interrupt::run(py, true, move |_| {
             let src: Option<Vec<&str>> =
                 src.as_ref().map(|s| s.iter().map(String::as_str).collect());
             let rf: Option<Vec<&str>> = rf.as_ref().map(|s| s.iter().map(String::as_str).collect());
             let mt: Vec<&str> = mt.iter().map(String::as_str).collect();
-            let mut m = metric
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut m = lock(&metric);
             m.score(src.as_deref(), &mt, rf.as_deref())
         })?
         .map_err(errors::neural)?;
@@ -364,11 +368,7 @@ impl Metricx {
     /// The reproducibility signature of the last call (`hauser metric metricx`'s).
     #[getter]
     fn signature(&self) -> String {
-        self.metric
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .signature()
-            .to_string()
+        lock(&self.metric).signature().to_string()
     }
 
     fn __repr__(&self) -> String {
