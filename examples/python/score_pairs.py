@@ -31,7 +31,7 @@ def score_batch(batch):
     pair added."""
     hyp, ref = batch.column("hyp"), batch.column("ref")
     chrf = metrics.sentence_chrf(hyp, ref)
-    bleu = metrics.sentence_bleu(hyp, ref)
+    bleu = metrics.nltk_sentence_bleu(hyp, ref)
     return batch.append_column("chrf", pa.array(chrf)).append_column("bleu", pa.array(bleu))
 
 

@@ -343,6 +343,43 @@ impl PyTextMetric {
         Ok((s.score, s.signature.to_string()))
     }
 
+    /// sacreBLEU's `sentence_score` of each hypothesis: the corpus score of that hypothesis
+    /// alone against its references, on the corpus scale (0-100 for BLEU, chrF and TER), as a
+    /// float64 buffer. `sentence_scores` is the CLI's `--sentence` (0-1, BLEU with effective
+    /// order); this is what sacreBLEU's `sentence_*` functions return.
+    #[pyo3(signature = (hypotheses, references=None))]
+    fn segment_corpus_scores<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let input = Inputs::read(hypotheses, references)?;
+        let metric = Arc::clone(&self.metric);
+        let long = input.long();
+        let scores = interrupt::run(py, long, move |cancel| {
+            per_sentence(&*metric, input.hyps, input.refs, cancel, |m, h, r| {
+                if r.iter().any(|s| s.len() != h.len()) || (r.is_empty() && m.needs_references()) {
+                    // The library's own message for misaligned or missing references.
+                    m.sentence_scores(h, r)?;
+                    return Err(MetricError::InvalidInput {
+                        metric: m.name().into(),
+                        message: "references do not align with the hypotheses".into(),
+                    });
+                }
+                (0..h.len())
+                    .map(|i| {
+                        let refs: Vec<Vec<String>> = r.iter().map(|s| vec![s[i].clone()]).collect();
+                        m.corpus_score(std::slice::from_ref(&h[i]), &refs)
+                            .map(|s| s.score)
+                    })
+                    .collect()
+            })
+        })?
+        .map_err(Stop::into_py)?;
+        Ok(texts::float_buffer(py, &scores))
+    }
+
     /// One dict per hypothesis: `score`, the statistics under the reference tool's names and
     /// the metric's `signature` (the CLI's `--sentence --format jsonl` objects).
     #[pyo3(signature = (hypotheses, references=None))]

@@ -86,7 +86,7 @@ def test_errors_are_exceptions_with_the_rust_message():
     with pytest.raises(ValueError, match="reference list 1 has 1 lines for 4 hypotheses"):
         M.sentence_chrf(HYPS, [REFS[:1]])
     with pytest.raises(ValueError, match="weights"):
-        M.sentence_bleu(HYPS, REFS, weights=())
+        M.nltk_sentence_bleu(HYPS, REFS, weights=())
     with pytest.raises(TypeError, match="single str"):
         M.Metric("chrf").sentence("abc", ["abc"])
     with pytest.raises(FileNotFoundError, match="WordNet"):
@@ -193,7 +193,7 @@ def test_score_is_the_clis_metric_command():
     c = M.score("chrf++", HYPS, [REFS])
     assert c == M.Metric("chrf++").corpus(HYPS, [REFS]) and c.signature.startswith("chrF2++")
     s = M.score("ter", HYPS, REFS, sentence=True, ter_normalized=True)
-    assert np.array_equal(s, M.sentence_ter(HYPS, REFS, normalized=True))
+    assert np.array_equal(s, M.Metric("ter", ter_normalized=True).sentence(HYPS, REFS))
 
 
 def test_one_hauser_and_knowledge_base_from_four_threads(tmp_path):

@@ -195,10 +195,11 @@ def test_named_functions_match_the_cli(cli, single, multi, tmp_path):
     assert c.signature == line["signature"] and close(float(c), line["score"])
     assert c.stats == line["stats"]
 
-    assert np.allclose(M.sentence_chrf(hyps, refs), sentences("chrf"), atol=TEXT_TOL, rtol=0)
-    assert np.allclose(M.sentence_chrf(hyps, [refs], word_order=2), sentences("chrf++"), atol=TEXT_TOL, rtol=0)
+    assert np.allclose(M.sentence_chrf(hyps, refs) / 100, sentences("chrf"), atol=TEXT_TOL, rtol=0)
+    assert np.allclose(M.Metric("chrf").sentence(hyps, refs), sentences("chrf"), atol=TEXT_TOL, rtol=0)
+    assert np.allclose(M.sentence_chrf(hyps, [refs], word_order=2) / 100, sentences("chrf++"), atol=TEXT_TOL, rtol=0)
     assert np.allclose(
-        M.sentence_bleu(hyps, refs, weights=(0.5, 0.5), smoothing="method4"),
+        M.nltk_sentence_bleu(hyps, refs, weights=(0.5, 0.5), smoothing="method4"),
         sentences("sentbleu", "--weights", "0.5,0.5", "-s", "method4"),
         atol=TEXT_TOL,
         rtol=0,
@@ -216,7 +217,7 @@ def test_named_functions_match_the_cli(cli, single, multi, tmp_path):
     line = corpus_line("ter", "--ter-normalized", "--ter-case-sensitive")
     assert t.signature == line["signature"] and close(float(t), line["score"])
     assert t.num_edits == line["num_edits"]
-    assert np.allclose(M.sentence_ter(hyps, refs, no_punct=True), sentences("ter", "--ter-no-punct"), atol=TEXT_TOL, rtol=0)
+    assert np.allclose(M.sentence_ter(hyps, refs, no_punct=True) / 100, sentences("ter", "--ter-no-punct"), atol=TEXT_TOL, rtol=0)
     d = M.distinct_n(hyps, n=2)
     assert close(float(d), cli.json(["metric", "distinct2", *f.args[:2]])["score"])
     sb = M.self_bleu(hyps[:50], weights=(0.5, 0.5), per_text=True)
@@ -224,11 +225,11 @@ def test_named_functions_match_the_cli(cli, single, multi, tmp_path):
     assert np.allclose(sb, cli.floats(["metric", "selfbleu", *f50.args, "--sentence", "--weights", "0.5,0.5"]))
 
     one = M.sentence_chrf(hyps[3], [refs[3]])
-    assert isinstance(one, hauser.Score) and close(float(one), sentences("chrf")[3])
+    assert isinstance(one, hauser.Score) and close(float(one) / 100, sentences("chrf")[3])
     assert one.stats == cli.jsonl(["metric", "chrf", *f.args, "--sentence", "--format", "jsonl"])[3]["stats"]
     # Several references of one hypothesis: a list of str.
     h, streams = multi
-    one = M.sentence_bleu(h[0], [s[0] for s in streams])
+    one = M.nltk_sentence_bleu(h[0], [s[0] for s in streams])
     fm = Files(tmp_path, h, streams)
     assert close(float(one), cli.floats(["metric", "sentbleu", *fm.args, "--sentence"])[0])
 

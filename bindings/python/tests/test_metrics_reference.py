@@ -60,6 +60,10 @@ def test_sentence_bleu_sacrebleu_variant_equals_sacrebleu(single):
     ours = M.Metric("bleu").sentence(hyps, refs)
     ref = [sacrebleu.sentence_bleu(h, [r]).score / 100 for h, r in zip(hyps, refs)]
     assert np.allclose(ours, ref, atol=TEXT_TOL, rtol=0)
+    # The same-named function is sacreBLEU's, on its scale, bit for bit.
+    assert M.sentence_bleu(hyps, refs).tolist() == [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)]
+    one = M.sentence_bleu(hyps[3], [refs[3]], smooth_method="floor", lowercase=True)
+    assert float(one) == sacrebleu.sentence_bleu(hyps[3], [refs[3]], smooth_method="floor", lowercase=True).score
 
 
 @pytest.mark.parametrize("word_order", [0, 2])
@@ -71,8 +75,8 @@ def test_chrf_lowercase_equals_sacrebleus_chrf_class(single, word_order):
     hyps, refs = single
     ref = CHRF(word_order=word_order, lowercase=True)
     ours = M.sentence_chrf(hyps, refs, word_order=word_order, lowercase=True)
-    want = [ref.sentence_score(h, [r]).score / 100 for h, r in zip(hyps, refs)]
-    assert np.allclose(ours, want, atol=TEXT_TOL, rtol=0)
+    want = [ref.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    assert np.allclose(ours, want, atol=TEXT_TOL * 100, rtol=0)
     corpus = M.corpus_chrf(hyps, [refs], word_order=word_order, lowercase=True)
     assert abs(float(corpus) - ref.corpus_score(hyps, [refs]).score) <= TEXT_TOL
 
@@ -90,13 +94,13 @@ def test_chrf_lowercase_equals_sacrebleus_chrf_class(single, word_order):
 def test_chrf_equals_sacrebleu(single, multi, kwargs):
     hyps, refs = single
     ours = M.sentence_chrf(hyps, refs, **kwargs)
-    ref = [sacrebleu.sentence_chrf(h, [r], **kwargs).score / 100 for h, r in zip(hyps, refs)]
-    assert np.allclose(ours, ref, atol=TEXT_TOL, rtol=0)
+    ref = [sacrebleu.sentence_chrf(h, [r], **kwargs).score for h, r in zip(hyps, refs)]
+    assert np.allclose(ours, ref, atol=TEXT_TOL * 100, rtol=0)
     for h, streams in ((hyps, [refs]), multi):
         c = M.corpus_chrf(h, streams, **kwargs)
         assert abs(float(c) - sacrebleu.corpus_chrf(h, streams, **kwargs).score) <= TEXT_TOL
     one = M.sentence_chrf(hyps[7], [refs[7]], **kwargs)
-    assert abs(float(one) - sacrebleu.sentence_chrf(hyps[7], [refs[7]], **kwargs).score / 100) <= TEXT_TOL
+    assert abs(float(one) - sacrebleu.sentence_chrf(hyps[7], [refs[7]], **kwargs).score) <= TEXT_TOL * 100
 
 
 @pytest.mark.parametrize(
@@ -109,8 +113,8 @@ def test_ter_equals_sacrebleu(single, multi, kwargs):
     hyps, refs = single
     ter = TER(**kwargs)
     assert np.allclose(
-        M.sentence_ter(hyps, refs, **kwargs), [ter.sentence_score(h, [r]).score / 100 for h, r in zip(hyps, refs)],
-        atol=TEXT_TOL, rtol=0,
+        M.sentence_ter(hyps, refs, **kwargs), [ter.sentence_score(h, [r]).score for h, r in zip(hyps, refs)],
+        atol=TEXT_TOL * 100, rtol=0,
     )
     for h, streams in ((hyps, [refs]), multi):
         assert abs(float(M.corpus_ter(h, streams, **kwargs)) - sacrebleu.corpus_ter(h, streams, **kwargs).score) <= TEXT_TOL
@@ -153,7 +157,7 @@ def test_sentence_bleu_equals_nltk(corpus, word_tokenize):
                     weights=weights,
                     smoothing_function=getattr(sf, smoothing),
                 )
-                ours = M.sentence_bleu(h, r, weights=weights, smoothing=smoothing)
+                ours = M.nltk_sentence_bleu(h, r, weights=weights, smoothing=smoothing)
                 assert abs(float(ours) - ref) <= TEXT_TOL, (h, r, smoothing)
         hyps = [h for h, r in items if len(r) == 1]
         refs = [r[0] for h, r in items if len(r) == 1]

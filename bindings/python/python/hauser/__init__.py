@@ -4,6 +4,8 @@ The engine of the ``hauser`` command-line tool (Rust), with the same numbers and
 
 - :mod:`hauser.metrics`: chrF, BLEU (sacreBLEU and NLTK), ROUGE, METEOR, distinct-n,
   self-BLEU, per hypothesis or per corpus, over lists, NumPy, pandas or Arrow columns;
+- :mod:`hauser.compat`: drop-in ``sacrebleu`` (``import hauser.compat.sacrebleu as
+  sacrebleu``) and ``bert_score`` APIs;
 - :mod:`hauser.stats`: correlations with SciPy's p-values, ``meta_eval``, bootstrap,
   permutation and Williams tests, Cohen/Fleiss kappa, Krippendorff's alpha;
 - :class:`BERTScorer`, :class:`Perplexity`, :class:`StyleClassifier`: neural metrics on local
@@ -16,8 +18,8 @@ The engine of the ``hauser`` command-line tool (Rust), with the same numbers and
 
 >>> import hauser
 >>> s = hauser.metrics.sentence_chrf("He ran like the wind.", ["He ran as fast as the wind."])
->>> round(float(s), 4), s.signature.split("|")[0]
-(0.4374, 'chrF2')
+>>> print(s)
+chrF2 = 43.74
 """
 
 from . import metrics, stats
@@ -41,3 +43,17 @@ if NEURAL:
     from ._hauser import BLEURT, COMET, BERTScorer, MetricX, Perplexity, StyleClassifier
 
     __all__ += ["BERTScorer", "Perplexity", "StyleClassifier", "BLEURT", "COMET", "MetricX"]
+
+
+def __dir__() -> "list[str]":
+    # The API only: not the extension module or the helpers behind it.
+    return sorted(__all__ + ["compat"])
+
+
+def __getattr__(name: str) -> object:
+    # `hauser.compat` is imported on first use, so that `import hauser` does not pay for it.
+    if name == "compat":
+        import importlib
+
+        return importlib.import_module(".compat", __name__)
+    raise AttributeError(f"module 'hauser' has no attribute {name!r}")

@@ -6,32 +6,68 @@ here that users meet directly are ``KnowledgeBase``, ``Hauser``, ``BERTScorer``,
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "__version__",
+    "METRICS_VERSION",
+    "NEURAL",
+    "ArrowStrings",
+    "TextMetric",
+    "metric_names",
+    "pearson",
+    "spearman",
+    "kendall",
+    "wmt_kendall",
+    "fisher_z_interval",
+    "meta_eval",
+    "bootstrap_mean",
+    "williams",
+    "williams_from_r",
+    "permutation_test",
+    "permutation_test_paired",
+    "cohen_kappa",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "mcnemar",
+    "KnowledgeBase",
+    "extract",
+    "Hauser",
+    "BERTScorer",
+    "Perplexity",
+    "StyleClassifier",
+    "BLEURT",
+    "COMET",
+    "MetricX",
+]
 
 __version__: str
 METRICS_VERSION: str
 NEURAL: bool
 
 #: A column of texts: a list or tuple of ``str``, a NumPy or pandas column, or a pyarrow array.
-Texts = Union[Sequence[str], Any]
-StrPath = Union[str, "PathLike[str]"]
-Triple = Tuple[Optional[str], Optional[str], Optional[str]]
-FloatArray = npt.NDArray[np.float64]
+#: (Not ``Sequence[str]``: a ``str`` is one, and the one-text overloads take ``str``.)
+_Texts = Union[List[str], Tuple[str, ...], Any]
+_StrPath = Union[str, "PathLike[str]"]
+_Triple = Tuple[Optional[str], Optional[str], Optional[str]]
+_FloatArray = npt.NDArray[np.float64]
 
+@final
 class ArrowStrings:
     """The offsets and UTF-8 data of an Arrow string column (made by ``hauser._inputs``)."""
 
-    def __init__(self, offsets: bytes, data: bytes, large: bool) -> None: ...
+    def __new__(cls, offsets: bytes, data: bytes, large: bool) -> "ArrowStrings": ...
     def __len__(self) -> int: ...
 
+@final
 class TextMetric:
     """A metric of ``hauser metric`` (figlang-metrics' registry) with its options, named as the
     command's flags with underscores. Wrapped by ``hauser.metrics.Metric``."""
 
-    def __init__(self, name: str, **options: Any) -> None: ...
+    def __new__(cls, name: str, **options: Any) -> "TextMetric": ...
     @property
     def name(self) -> str: ...
     @property
@@ -41,25 +77,26 @@ class TextMetric:
     def signature(self, n_hyps: int, n_refs: int) -> str: ...
     def sentence_signature(self, n_hyps: int, n_refs: int) -> str: ...
     def score_one(self, hypothesis: str, references: Optional[List[str]] = None) -> float: ...
-    def sentence_scores(self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None) -> bytearray: ...
-    def corpus_score(self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None) -> Tuple[float, str]: ...
+    def sentence_scores(self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None) -> bytearray: ...
+    def segment_corpus_scores(self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None) -> bytearray: ...
+    def corpus_score(self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None) -> Tuple[float, str]: ...
     def sentence_details(
-        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None
+        self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None
     ) -> List[Dict[str, Any]]: ...
     def corpus_details(
-        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None
+        self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None
     ) -> Tuple[float, str, Dict[str, Any]]: ...
     def confidence(
-        self, hypotheses: Texts, references: Optional[Sequence[Texts]] = None, n: int = 1000, seed: Optional[int] = 12345
+        self, hypotheses: _Texts, references: Optional[Sequence[_Texts]] = None, n: int = ..., seed: Optional[int] = ...
     ) -> Dict[str, Any]: ...
     def paired(
         self,
-        baseline: Texts,
-        systems: Sequence[Texts],
-        references: Sequence[Texts],
+        baseline: _Texts,
+        systems: Sequence[_Texts],
+        references: Sequence[_Texts],
         test: str = "bs",
         n: Optional[int] = None,
-        seed: Optional[int] = 12345,
+        seed: Optional[int] = ...,
     ) -> List[Dict[str, Any]]: ...
 
 def metric_names() -> List[str]: ...
@@ -87,18 +124,19 @@ def fleiss_kappa(table: List[List[int]]) -> float: ...
 def krippendorff_alpha(data: List[List[float]], level: str) -> float: ...
 def mcnemar(table: List[List[int]], method: str) -> Tuple[float, float]: ...
 
+@final
 class KnowledgeBase:
     """A simile knowledge base of (topic, property, vehicle) triplets: relevance and vehicle
     counts for HAUSER's relevance and creativity criteria. Safe to share between threads."""
 
     @staticmethod
-    def open(path: StrPath) -> "KnowledgeBase":
+    def open(path: _StrPath) -> "KnowledgeBase":
         """Opens (memory-maps) an index written by ``hauser kb build`` or ``build(..., out=)``."""
     @staticmethod
     def build(
-        input: StrPath,
+        input: _StrPath,
         format: str,
-        out: Optional[StrPath] = None,
+        out: Optional[_StrPath] = None,
         skip_bad_rows: bool = False,
         clean: str = "reference",
     ) -> "KnowledgeBase":
@@ -107,11 +145,11 @@ class KnowledgeBase:
     @overload
     def relevance(self, topic: str, vehicle: str) -> float: ...
     @overload
-    def relevance(self, topic: Texts, vehicle: Texts) -> FloatArray: ...
+    def relevance(self, topic: _Texts, vehicle: _Texts) -> _FloatArray: ...
     @overload
     def vehicle_count(self, vehicle: str) -> float: ...
     @overload
-    def vehicle_count(self, vehicle: Texts) -> FloatArray: ...
+    def vehicle_count(self, vehicle: _Texts) -> _FloatArray: ...
     def lookup(
         self, topic: str, vehicle: Optional[str] = None, property: Optional[str] = None, top: int = 5
     ) -> Dict[str, Any]:
@@ -128,21 +166,22 @@ class KnowledgeBase:
     def triplets(self) -> List[Tuple[str, str, str, float, float]]: ...
 
 @overload
-def extract(similes: str, literal: Optional[str] = None, like_only: bool = False) -> List[Triple]: ...
+def extract(similes: str, literal: Optional[str] = None, like_only: bool = False) -> List[_Triple]: ...
 @overload
 def extract(
-    similes: Texts, literal: Union[None, str, Sequence[Optional[str]]] = None, like_only: bool = False
-) -> List[List[Triple]]: ...
+    similes: _Texts, literal: Union[None, str, Sequence[Optional[str]]] = None, like_only: bool = False
+) -> List[List[_Triple]]: ...
 
-Group = Dict[str, Any]
+_Group = Dict[str, Any]
 
+@final
 class Hauser:
     """HAUSER's simile evaluator (``hauser score``): criteria, per-group normalisation, quality
     and the 2:2:1 reranker."""
 
-    def __init__(
-        self,
-        kb: Union[None, KnowledgeBase, StrPath] = None,
+    def __new__(
+        cls,
+        kb: Union[None, KnowledgeBase, _StrPath] = None,
         nli: Optional[str] = None,
         sentiment: Optional[str] = None,
         *,
@@ -155,11 +194,11 @@ class Hauser:
         batch_size: int = 32,
         device: str = "cpu",
         precision: str = "f32",
-    ) -> None: ...
-    def score(self, groups: Union[Group, Sequence[Group]]) -> List[Dict[str, Any]]:
+    ) -> "Hauser": ...
+    def score(self, groups: Union[_Group, Sequence[_Group]]) -> List[Dict[str, Any]]:
         """One record per candidate, the fields of ``hauser score``'s JSONL."""
     def rerank(
-        self, literal: str, candidates: Sequence[str], components: Optional[Sequence[Sequence[Triple]]] = None
+        self, literal: str, candidates: Sequence[str], components: Optional[Sequence[Sequence[_Triple]]] = None
     ) -> List[str]:
         """The candidates, best first."""
     @property
@@ -170,76 +209,82 @@ class Hauser:
     def skipped(self) -> List[Tuple[str, str]]: ...
 
 # Present when NEURAL is true (the default build).
+@final
 class BERTScorer:
     """BERTScore with bert_score 0.3.13's conventions on a local (or cached hub) model."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         model: str,
         layer: Optional[int] = None,
         idf: bool = False,
-        baseline: Optional[StrPath] = None,
+        baseline: Optional[_StrPath] = None,
         *,
         prefix_space: Optional[bool] = None,
         batch_size: int = 64,
         device: str = "cpu",
         precision: str = "f32",
-    ) -> None: ...
+    ) -> "BERTScorer": ...
     def score(
-        self, cands: Texts, refs: Sequence[Union[str, Sequence[str]]]
-    ) -> Tuple[FloatArray, FloatArray, FloatArray]:
+        self, cands: _Texts, refs: Sequence[Union[str, Sequence[str]]]
+    ) -> Tuple[_FloatArray, _FloatArray, _FloatArray]:
         """P, R, F of each candidate (bert_score's shape)."""
     @property
     def layer(self) -> int: ...
     @property
     def signature(self) -> str: ...
 
+@final
 class Perplexity:
     """Sentence perplexity under a causal LM (transformers' ``exp(loss)``)."""
 
-    def __init__(
-        self, model: str, prepend_bos: bool = False, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
-    ) -> None: ...
-    def score(self, texts: Texts) -> FloatArray: ...
+    def __new__(
+        cls, model: str, prepend_bos: bool = False, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
+    ) -> "Perplexity": ...
+    def score(self, texts: _Texts) -> _FloatArray: ...
     @property
     def signature(self) -> str: ...
 
+@final
 class StyleClassifier:
     """Style strength: P(label) under a sequence classifier."""
 
-    def __init__(
-        self, model: str, label: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
-    ) -> None: ...
-    def score(self, texts: Texts, flip: Union[None, str, Sequence[bool]] = None) -> FloatArray: ...
+    def __new__(
+        cls, model: str, label: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32"
+    ) -> "StyleClassifier": ...
+    def score(self, texts: _Texts, flip: Union[None, str, Sequence[bool]] = None) -> _FloatArray: ...
     @property
     def signature(self) -> str: ...
 
+@final
 class BLEURT:
     """BLEURT on a bleurt-pytorch checkpoint (BERT-based, BLEURT-20 and its distilled forms)."""
 
-    def __init__(self, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> None: ...
-    def score(self, *, references: Texts, candidates: Texts) -> FloatArray:
+    def __new__(cls, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> "BLEURT": ...
+    def score(self, *, references: _Texts, candidates: _Texts) -> _FloatArray:
         """The score of each candidate against its reference (BLEURT's ``BleurtScorer.score``)."""
     @property
     def signature(self) -> str: ...
 
+@final
 class COMET:
     """An unbabel-comet 2.x checkpoint directory of any class (estimator, regression,
     reference-free, unified / CometKiwi, XCOMET)."""
 
-    def __init__(self, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> None: ...
+    def __new__(cls, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> "COMET": ...
     def predict(self, samples: Sequence[Dict[str, str]]) -> Any:
         """unbabel-comet's ``predict``: a ``hauser.Prediction`` with ``scores``, ``system_score``,
         ``metadata`` (``error_spans``, ``mqm_scores``) and ``signature``."""
-    def score(self, hyps: Texts, *, sources: Optional[Texts] = None, references: Optional[Texts] = None) -> FloatArray: ...
+    def score(self, hyps: _Texts, *, sources: Optional[_Texts] = None, references: Optional[_Texts] = None) -> _FloatArray: ...
     @property
     def signature(self) -> str: ...
 
+@final
 class MetricX:
     """MetricX-24 / MetricX-23 (google-research/metricx): an error score in [0, 25], lower is better."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         model: str,
         *,
         version: int = 24,
@@ -248,7 +293,7 @@ class MetricX:
         batch_size: int = 64,
         device: str = "cpu",
         precision: str = "f32",
-    ) -> None: ...
-    def score(self, hyps: Texts, *, sources: Optional[Texts] = None, references: Optional[Texts] = None) -> FloatArray: ...
+    ) -> "MetricX": ...
+    def score(self, hyps: _Texts, *, sources: Optional[_Texts] = None, references: Optional[_Texts] = None) -> _FloatArray: ...
     @property
     def signature(self) -> str: ...

@@ -4,7 +4,7 @@ two shapes the engine reads: a list of ``str``, or :class:`hauser._hauser.ArrowS
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
@@ -32,12 +32,12 @@ def is_column(obj: Any) -> bool:
 def _stringlike(pa: Any, t: Any) -> bool:
     if pa.types.is_dictionary(t):
         return _stringlike(pa, t.value_type)
-    return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t))
 
 
 def arrow_strings(arr: Any, what: str) -> ArrowStrings:
     """The offsets and data of a pyarrow string column (any string type; chunks combined)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-not-found,unused-ignore]
 
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
@@ -99,23 +99,62 @@ def text_column(obj: Any, what: str = "texts") -> Any:
         ) from None
 
 
-def reference_streams(references: Any, n_hyps: int) -> List[Any]:
+def reference_streams(references: Any, n_hyps: int, refs_per_hyp: Optional[bool] = None) -> List[Any]:
     """References of a column of hypotheses as sacreBLEU's streams: one column (one reference
-    per hypothesis: a list of ``str``, an array), or a list of such columns (sacreBLEU's
-    ``[[ref1 of each], [ref2 of each], ...]``).
+    per hypothesis: a list of ``str``, an array), a list of such columns (sacreBLEU's
+    ``[[ref1 of each], [ref2 of each], ...]``), or a list of per-hypothesis reference lists
+    (Hugging Face ``evaluate``'s ``[[refs of hypothesis 1], ...]``), turned into streams.
+
+    A list of lists is read the one way its shape allows; when both fit (``n`` lists of ``n``
+    references for ``n`` > 1 hypotheses) it is refused unless ``refs_per_hyp`` says which it
+    is: reading it the wrong way gives wrong scores with no error.
     """
     if references is None:
         return []
     if isinstance(references, str):
         raise TypeError("references: expected one column of references (or a list of columns), got a str")
     if is_column(references):
+        if refs_per_hyp:
+            raise ValueError("refs_per_hyp=True needs a list of per-hypothesis reference lists, got one column")
         return [text_column(references, "references")]
     refs = references if isinstance(references, (list, tuple)) else list(references)
     if len(refs) == 0:
         return [[]] if n_hyps == 0 else []
     if isinstance(refs[0], str):
+        if refs_per_hyp:
+            raise ValueError("refs_per_hyp=True needs a list of per-hypothesis reference lists, got one column")
         return [refs]
-    return [text_column(r, f"references[{k}]") for k, r in enumerate(refs)]
+    if refs_per_hyp is None:
+        lengths = [_length(r) for r in refs]
+        as_streams = all(n == n_hyps for n in lengths)
+        as_lists = len(refs) == n_hyps
+        if as_streams and as_lists and n_hyps > 1:
+            raise ValueError(
+                f"references: {n_hyps} lists of {n_hyps} references for {n_hyps} hypotheses read either "
+                "as sacreBLEU's reference streams or as one list per hypothesis; say which with "
+                "refs_per_hyp=False (streams) or refs_per_hyp=True (per hypothesis)"
+            )
+        refs_per_hyp = as_lists and not as_streams
+    if not refs_per_hyp:
+        return [text_column(r, f"references[{k}]") for k, r in enumerate(refs)]
+    if len(refs) != n_hyps:
+        raise ValueError(f"references: {len(refs)} per-hypothesis lists for {n_hyps} hypotheses")
+    lists = [[r] if isinstance(r, str) else list(text_column(r, f"references[{i}]")) for i, r in enumerate(refs)]
+    counts = {len(r) for r in lists}
+    if len(counts) > 1:
+        # Streams need the same count for every hypothesis (sacreBLEU's None padding is not read).
+        raise ValueError(
+            f"references: hypotheses have different numbers of references ({min(counts)} to {max(counts)}); "
+            "give every hypothesis the same number"
+        )
+    return [list(stream) for stream in zip(*lists)] if lists else []
+
+
+def _length(obj: Any) -> int:
+    try:
+        return len(obj)
+    except TypeError:
+        return -1
 
 
 def floats(values: Any, what: str) -> bytes:
@@ -138,8 +177,8 @@ def column_of(table: Any, name: str) -> Sequence[Any]:
         columns = list(getattr(table, "columns", None) or getattr(table, "keys", lambda: [])())
         raise KeyError(f"no column {name!r} (columns: {', '.join(map(str, columns))})")
     if hasattr(col, "to_pylist"):
-        return col.to_pylist()
+        return list(col.to_pylist())
     if hasattr(col, "tolist"):
-        return col.tolist()
+        return list(col.tolist())
     return list(col)
 

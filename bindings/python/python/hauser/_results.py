@@ -9,6 +9,10 @@ from typing import Any, Callable, Dict, NamedTuple, Optional
 import numpy as np
 
 
+# sacreBLEU's names of the metrics whose signatures start with hauser's registry name.
+_SACRE_NAMES = {"bleu": "BLEU", "ter": "TER"}
+
+
 class Score(float):
     """A metric value: a ``float`` with its ``signature``, its ``scale`` (``"0-1"`` or
     ``"0-100"``) and the reference tool's statistics in ``details``, also readable as attributes
@@ -22,6 +26,8 @@ class Score(float):
 
     signature: str
     scale: str
+    _details: Optional[Dict[str, Any]]
+    _compute: Optional[Callable[[], Dict[str, Any]]]
 
     def __new__(
         cls,
@@ -64,6 +70,17 @@ class Score(float):
 
     def __repr__(self) -> str:
         return f"Score({float(self)!r}, signature={self.signature!r})"
+
+    def __str__(self) -> str:
+        """sacreBLEU's line for its metrics on their 0-100 scale (``BLEU = 22.47 58.3/28.6/15.8/8.3
+        (BP = ...)``, ``chrF2 = 61.23``, ``TER = 33.33``), as ``str()`` of sacreBLEU's scores;
+        the plain number otherwise."""
+        name = self.signature.split("|", 1)[0]
+        if self.scale == "0-100" and (name in _SACRE_NAMES or name.startswith("chrF")):
+            line = f"{_SACRE_NAMES.get(name, name)} = {float(self):.2f}"
+            verbose = self.details.get("verbose_score") if name == "bleu" else None
+            return f"{line} {verbose}" if verbose else line
+        return float.__repr__(self)
 
     def __reduce__(self) -> Any:
         return (Score, (float(self), self.signature, self.scale, self.details))
@@ -168,7 +185,7 @@ class BootstrapResult:
     n_valid: int
 
 
-class Prediction(dict):
+class Prediction(Dict[str, Any]):
     """What ``hauser.COMET.predict`` returns, shaped as unbabel-comet's ``Prediction``: a dict
     whose keys are also attributes (``out.scores``, ``out["system_score"]``,
     ``out.metadata.error_spans``)."""

@@ -10,7 +10,7 @@ the interpreter and stop on Ctrl-C.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -45,6 +45,10 @@ __all__ = [
 ]
 
 Numbers = Sequence[float]
+
+
+def __dir__() -> List[str]:
+    return sorted(__all__)
 
 
 def pearson(x: Numbers, y: Numbers) -> PearsonResult:
@@ -192,7 +196,7 @@ def mcnemar(table: Any, exact: bool = True, correction: bool = True) -> Signific
     return SignificanceResult(*_hauser.mcnemar(cells, method))
 
 
-def _ints(values: Any) -> list:
+def _ints(values: Any) -> List[int]:
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D sequence of labels, got shape {arr.shape}")
