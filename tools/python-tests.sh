@@ -9,7 +9,9 @@
 #   3. the wheel, built by maturin (the dev profile, whose dependencies are optimised; pass
 #      --release for the distributable wheel), installed into that environment;
 #   4. the `hauser` CLI the tests compare with (`cargo build -p hauser-cli`, or $HAUSER_CLI);
-#   5. pytest on bindings/python/tests, from outside the source tree so that the installed
+#   5. mypy --strict on the package's sources and stubs, stubtest of the stubs against the
+#      installed wheel;
+#   6. pytest on bindings/python/tests, from outside the source tree so that the installed
 #      wheel is what is imported.
 # Builds share the main workspace's target directory (or $CARGO_TARGET_DIR), so the bindings
 # reuse the dependencies the workspace build compiled; HAUSER_PYTHON_BUILD_TOOLCHAIN names the
@@ -62,6 +64,12 @@ if [ -z "${HAUSER_CLI:-}" ]; then
     with_toolchain cargo build --quiet -p hauser-cli
     export HAUSER_CLI="$CARGO_TARGET_DIR/debug/hauser"
 fi
+
+# The types: the package's annotations and _hauser.pyi under mypy --strict, and the stubs
+# against the installed extension module (stubtest; allowlist: bindings/python/stubtest-allowlist.txt).
+(cd bindings/python/python && "$py" -m mypy --strict --no-incremental --cache-dir=/dev/null hauser)
+(cd "$wheels" && "$py" -m mypy.stubtest hauser --allowlist "$root/bindings/python/stubtest-allowlist.txt")
+echo "python-tests: mypy --strict and stubtest pass"
 
 cd "$wheels"
 "$py" -m pytest -q -p no:cacheprovider --rootdir "$root/bindings/python" "$root/bindings/python/tests" "$@"

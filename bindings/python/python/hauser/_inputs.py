@@ -37,7 +37,7 @@ def _stringlike(pa: Any, t: Any) -> bool:
 
 def arrow_strings(arr: Any, what: str) -> ArrowStrings:
     """The offsets and data of a pyarrow string column (any string type; chunks combined)."""
-    import pyarrow as pa  # type: ignore[import-not-found,unused-ignore]
+    import pyarrow as pa  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
