@@ -10,7 +10,7 @@ use clap::Args;
 use figlang_metrics::neural::{default_layer, Baseline, BertScoreOptions};
 use hauser_nli::Embedder;
 
-use crate::drop_in::python_lines;
+use crate::drop_in::{fixed, python_lines};
 use crate::error::CliError;
 use crate::flags;
 use crate::neural_metric::{baseline_error, read_baseline};
@@ -202,7 +202,9 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
             idf: args.idf,
             baseline: None,
             batch_size: args.batch_size,
-            prefix_space: None,
+            // The command's fast tokenizer (its default) gets no leading space on
+            // transformers 4.57: what the recorded runs show for RoBERTa.
+            prefix_space: (!args.use_fast_tokenizer).then_some(false),
         },
     )?;
     let c: Vec<&str> = cands.iter().map(String::as_str).collect();
@@ -212,8 +214,7 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
         .collect();
     let scores = metric.score(&c, &r)?;
     // bert_score rescales in float32: (x - b) / (1 - b).
-    let rescale = |x: f64, b: Option<f64>| -> f32 {
-        let x = x as f32;
+    let rescale = |x: f32, b: Option<f64>| -> f32 {
         match b {
             Some(b) => {
                 let b = b as f32;
@@ -222,18 +223,33 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
             None => x,
         }
     };
-    let ps: Vec<f32> = scores
-        .iter()
-        .map(|s| rescale(s.precision, baseline.map(|b| b.precision)))
-        .collect();
-    let rs: Vec<f32> = scores
-        .iter()
-        .map(|s| rescale(s.recall, baseline.map(|b| b.recall)))
-        .collect();
-    let fs: Vec<f32> = scores
-        .iter()
-        .map(|s| rescale(s.f1, baseline.map(|b| b.f1)))
-        .collect();
+    // bert_score's float32 values: an empty candidate's precision and an empty reference's
+    // recall are 0/0 (NaN, and a NaN among several references wins torch's max); F1 is
+    // 2PR/(P+R) of the pair in float32, NaN read as 0.
+    let mut ps = Vec::new();
+    let mut rs = Vec::new();
+    let mut fs = Vec::new();
+    for ((s, cand), rf) in scores.iter().zip(&cands).zip(&refs) {
+        let p = if cand.is_empty() {
+            f32::NAN
+        } else {
+            s.precision as f32
+        };
+        let r = if rf.iter().any(String::is_empty) {
+            f32::NAN
+        } else {
+            s.recall as f32
+        };
+        let f = if rf.len() == 1 {
+            2.0 * p * r / (p + r)
+        } else {
+            s.f1 as f32
+        };
+        let f = if f.is_nan() { 0.0 } else { f };
+        ps.push(rescale(p, baseline.map(|b| b.precision)));
+        rs.push(rescale(r, baseline.map(|b| b.recall)));
+        fs.push(rescale(f, baseline.map(|b| b.f1)));
+    }
     let mut hash = format!(
         "{model_type}_L{num_layers}{}_version={BERT_SCORE_VERSION}(hug_trans=hauser-{})",
         if args.idf { "_idf" } else { "_no-idf" },
@@ -252,15 +268,16 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
     let io = |e| CliError::io("<stdout>", e);
     writeln!(
         out,
-        "{hash} P: {:.6} R: {:.6} F1: {:.6}",
-        mean32(&ps),
-        mean32(&rs),
-        mean32(&fs)
+        "{hash} P: {} R: {} F1: {}",
+        fixed(f64::from(mean32(&ps)), 6),
+        fixed(f64::from(mean32(&rs)), 6),
+        fixed(f64::from(mean32(&fs)), 6)
     )
     .map_err(io)?;
     if args.seg_level {
         for ((p, r), f) in ps.iter().zip(&rs).zip(&fs) {
-            writeln!(out, "{p:.6}\t{r:.6}\t{f:.6}").map_err(io)?;
+            let [p, r, f] = [p, r, f].map(|x| fixed(f64::from(*x), 6));
+            writeln!(out, "{p}\t{r}\t{f}").map_err(io)?;
         }
     }
     out.flush().map_err(io)
