@@ -19,7 +19,10 @@
 //! | `metal` | no | Candle's Metal backend |
 #![deny(missing_docs)]
 
+pub mod bert_score_cli;
 pub mod classify;
+pub mod comet_cli;
+pub mod drop_in;
 pub mod embed;
 pub mod error;
 pub mod extract;

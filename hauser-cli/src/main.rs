@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hauser_cli::{
-    classify, embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, rerank,
-    score,
+    bert_score_cli, classify, comet_cli, embed, extract, files, formality, kb, meta_eval, metric,
+    narratives, newsmet, rerank, score,
 };
 
 #[derive(Debug, Parser)]
@@ -48,6 +48,16 @@ enum Command {
     /// Rank the candidates of each source by a reference-free metric, or by minimum Bayes risk
     /// with any reference-based metric as the utility (JSONL out, one record per candidate).
     Rerank(Box<rerank::RerankArgs>),
+    /// unbabel-comet's `comet-score` (same arguments and printed lines) on local checkpoints.
+    #[command(name = "comet-score")]
+    CometScore(Box<comet_cli::CometScoreArgs>),
+    /// unbabel-comet's `comet-compare` (same arguments, statistics and table) on local
+    /// checkpoints.
+    #[command(name = "comet-compare")]
+    CometCompare(Box<comet_cli::CometCompareArgs>),
+    /// bert_score's `bert-score` command (same arguments and printed lines) on local models.
+    #[command(name = "bert-score")]
+    BertScore(Box<bert_score_cli::BertScoreCliArgs>),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +88,15 @@ fn main() -> ExitCode {
         Command::Newsmet(args) => newsmet::run(args, &mut std::io::stdout().lock()),
         Command::Formality(args) => {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
+        Command::CometScore(args) => {
+            comet_cli::run_score(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
+        Command::CometCompare(args) => {
+            comet_cli::run_compare(args, &mut std::io::stdout().lock()).map(|_| true)
+        }
+        Command::BertScore(args) => {
+            bert_score_cli::run(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)

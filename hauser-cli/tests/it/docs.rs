@@ -89,7 +89,8 @@ fn long_flags(help: &str) -> BTreeSet<String> {
         if let Some(name) = t.strip_prefix("--") {
             let name: String = name
                 .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                // `_` too: the drop-in commands keep comet's and bert_score's `--batch_size`.
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .collect();
             if !name.is_empty() && name != "help" && name != "version" {
                 flags.insert(format!("--{name}"));

@@ -6,6 +6,8 @@ mod common;
 /// The documents tell the truth: flags documented, paths exist, command lines run.
 mod docs;
 mod docs_sandbox;
+mod drop_in_bert_score;
+mod drop_in_comet;
 mod embed;
 mod extract;
 mod formality;

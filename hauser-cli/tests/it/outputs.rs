@@ -415,6 +415,12 @@ fn vectors_and_directories_cannot_be_standard_input() {
 /// A subcommand, and its arguments with two `-` inputs and the flags the refusal names.
 type StdinCase = (&'static str, Option<(Vec<&'static str>, &'static str)>);
 
+/// A tiny COMET checkpoint directory (hauser-nli's fixtures).
+const COMET_MODEL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../hauser-nli/tests/fixtures/comet/regression"
+);
+
 /// Every subcommand, with the two of its input flags that can both be `-` (or why it has no
 /// two): all refuse two standard-input inputs before reading either, naming both flags.
 fn two_stdin_runs() -> Vec<StdinCase> {
@@ -516,6 +522,30 @@ fn two_stdin_runs() -> Vec<StdinCase> {
         ("newsmet candidates", None),    // --wordnet is a directory
         ("classify", None),
         ("rerank", None), // one input, --input
+        (
+            "comet-score",
+            Some((
+                vec!["comet-score", "-s", "-", "-t", "-", "--model", COMET_MODEL],
+                "-s and -t",
+            )),
+        ),
+        (
+            "comet-compare",
+            Some((
+                vec![
+                    "comet-compare",
+                    "-s",
+                    "-",
+                    "-t",
+                    "a",
+                    "-",
+                    "--model",
+                    COMET_MODEL,
+                ],
+                "-s and -t",
+            )),
+        ),
+        ("bert-score", None), // -r and -c name files or are texts, as in bert_score ("-" is a text)
     ]
 }
 

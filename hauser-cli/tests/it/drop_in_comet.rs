@@ -1,0 +1,104 @@
+//! `hauser comet-score` and `hauser comet-compare` against unbabel-comet 2.2.7's own runs
+//! (tools/gen_comet_cli_fixtures.py): every case's standard output, byte for byte, its exit
+//! status, and the `--to_json` file it wrote: the same layout and texts, its full-precision
+//! scores equal to 1e-5 (they are float32 scores written with all their digits, and hauser's
+//! kernels are not PyTorch's: the last bits differ).
+
+use std::path::{Path, PathBuf};
+
+use crate::common::*;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/drop-in-comet")
+}
+
+fn models() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hauser-nli/tests/fixtures/comet")
+        .canonicalize()
+        .expect("COMET fixtures")
+        .display()
+        .to_string()
+}
+
+/// Whether two JSON texts hold the same values, numbers equal to 1e-5 (relative above 1).
+fn same_json(a: &str, b: &str) -> bool {
+    fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value as V;
+        match (a, b) {
+            (V::Number(x), V::Number(y)) => {
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                (x - y).abs() <= 1e-5 * x.abs().max(1.0)
+            }
+            (V::Array(x), V::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+            }
+            (V::Object(x), V::Object(y)) => {
+                x.keys().eq(y.keys()) && x.iter().zip(y).all(|((_, x), (_, y))| same(x, y))
+            }
+            _ => a == b,
+        }
+    }
+    match (serde_json::from_str(a), serde_json::from_str(b)) {
+        (Ok(x), Ok(y)) => same(&x, &y),
+        _ => false,
+    }
+}
+
+/// Runs one recorded case in a fresh directory holding the inputs; returns what differs.
+fn replay(case: &serde_json::Value) -> Option<String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["src.txt", "ref.txt", "sys1.txt", "sys2.txt", "sys3.txt"] {
+        std::fs::copy(fixtures().join(name), dir.path().join(name)).expect("copy input");
+    }
+    let m = models();
+    let mut args = vec![case["command"].as_str().unwrap().to_string()];
+    args.extend(
+        case["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().replace("{MODELS}", &m)),
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hauser"))
+        .args(&args)
+        .current_dir(dir.path())
+        .output()
+        .expect("run hauser");
+    let want = case["stdout"].as_str().unwrap().replace("{MODELS}", &m);
+    let got = String::from_utf8_lossy(&out.stdout).to_string();
+    let status = i64::from(out.status.code().unwrap_or(-1));
+    let mut problems = Vec::new();
+    if status != case["status"].as_i64().unwrap() {
+        problems.push(format!("status {status} ({})", stderr(&out)));
+    }
+    if got != want {
+        problems.push(format!("stdout:\n{got}\nwanted:\n{want}"));
+    }
+    if let Some(json) = case.get("to_json") {
+        let argv = &args;
+        let i = argv.iter().position(|a| a == "--to_json").unwrap();
+        let written = std::fs::read_to_string(dir.path().join(&argv[i + 1])).unwrap_or_default();
+        let want = json.as_str().unwrap().replace("{MODELS}", &m);
+        if !same_json(&written, &want) {
+            problems.push(format!("--to_json:\n{written}\nwanted:\n{want}"));
+        }
+    }
+    (!problems.is_empty()).then(|| format!("{}: {}", args.join(" "), problems.join("\n")))
+}
+
+#[test]
+fn comet_score_and_compare_print_what_unbabel_comet_prints() {
+    let text = std::fs::read_to_string(fixtures().join("cases.json")).expect("cases.json");
+    let cases: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let cases = cases["cases"].as_array().unwrap();
+    assert!(cases.len() >= 15);
+    let failures: Vec<String> = cases.iter().filter_map(replay).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
