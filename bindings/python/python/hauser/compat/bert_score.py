@@ -22,8 +22,10 @@ import numpy as np
 
 __all__ = ["score", "get_hash", "BERT_SCORE_VERSION"]
 
-#: The bert_score release whose behaviour :func:`score` reproduces; the hash carries it.
+#: The bert_score release whose behaviour :func:`score` reproduces.
 BERT_SCORE_VERSION = "0.3.13"
+# What that release writes as its version in hashes (its `__version__` was left at 0.3.12).
+_HASH_VERSION = "0.3.12"
 
 
 def __dir__() -> List[str]:
@@ -55,12 +57,13 @@ def get_hash(
     use_custom_baseline: bool,
     use_fast_tokenizer: bool,
 ) -> str:
-    """bert_score's setting string: ``MODEL_L{layer}_{idf|no-idf}_version=...``, where the
-    version names hauser's engine in place of transformers'."""
+    """bert_score's setting string, ``MODEL_L{layer}_{idf|no-idf}_version=0.3.12(hug_trans=...)``
+    (0.3.13 prints 0.3.12), with hauser's version where bert_score names transformers' (as
+    ``hauser bert-score`` prints it)."""
     from .. import __version__
 
-    msg = "{}_L{}{}_version={}(hauser={})".format(
-        model, num_layers, "_idf" if idf else "_no-idf", BERT_SCORE_VERSION, __version__
+    msg = "{}_L{}{}_version={}(hug_trans=hauser-{})".format(
+        model, num_layers, "_idf" if idf else "_no-idf", _HASH_VERSION, __version__
     )
     if rescale_with_baseline:
         msg += "-custom-rescaled" if use_custom_baseline else "-rescaled"
