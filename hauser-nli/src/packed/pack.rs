@@ -49,6 +49,16 @@ fn input_major(l: &Linear) -> Result<Tensor> {
     l.weight().t()?.contiguous()
 }
 
+/// Linear layers' weights input-major and side by side (`[in, sum of outs]`): projections
+/// the kernels run as one product.
+pub(crate) fn input_major_values(ls: &[&Linear]) -> Result<Vec<f32>> {
+    let parts = ls
+        .iter()
+        .map(|l| input_major(l))
+        .collect::<Result<Vec<_>>>()?;
+    values(&Tensor::cat(&parts, 1)?)
+}
+
 /// A linear layer as the packed kernels hold it: the weight input-major (`[in, out]`) and
 /// the bias (zeros when it has none).
 pub(crate) fn linear_parts(l: &Linear) -> Result<(Vec<f32>, Vec<f32>)> {
