@@ -72,8 +72,9 @@
 //! candle's tensor operations.
 //!
 //! ## Speed
-//! On the CPU in f32, BERT-family and DistilBERT encoders run through packed kernels rather
-//! than candle's op-by-op path: each batch's sequences are laid end to end without padding,
+//! On the CPU in f32, BERT-family (XLM-RoBERTa XL's pre-LayerNorm layers included) and
+//! DistilBERT encoders, and MetricX's T5 (encoder and its one decoder step), run through
+//! packed kernels rather than candle's op-by-op path: each batch's sequences are laid end to end without padding,
 //! the projections and feed-forward block are single `gemm` products (AVX-512 kernels where
 //! the CPU has them) with bias and residual fused in, GELU, softmax and LayerNorm are
 //! vectorised, and batches run in parallel on rayon's threads, each single-threaded, so the

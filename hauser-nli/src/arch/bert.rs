@@ -251,6 +251,14 @@ fn projection(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Op
         .transpose()
 }
 
+/// The norm after the last layer of pre-LayerNorm layouts.
+fn last_norm(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Option<LayerNorm>> {
+    match lay.norms {
+        Norms::Post => Ok(None),
+        Norms::Pre { last } => Ok(Some(layer_norm(cfg.hidden_size, lay.eps, vb.pp(last))?)),
+    }
+}
+
 fn load_layer_at(l: VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Layer> {
     let h = cfg.hidden_size;
     let (n, eps) = (lay.names, lay.eps);
@@ -292,15 +300,12 @@ pub(crate) fn pack_encoder(
 ) -> Result<Option<PackedEncoder>> {
     let (paths, steps) = layer_plan(cfg, lay)?;
     let emb = load_embeddings(vb, cfg, lay)?;
-    // The packed kernels are written for post-LayerNorm layers.
-    let Some(norm) = emb.norm else {
-        return Ok(None);
-    };
     let modules = EncoderModules {
         word: emb.word,
         position: emb.position,
         token_type: emb.token_type,
-        norm,
+        norm: emb.norm,
+        last_norm: last_norm(vb, cfg, lay)?,
         heads: cfg.num_attention_heads,
         act: activation(cfg.hidden_act.as_deref()),
         position_offset: lay.position_offset,
@@ -326,10 +331,7 @@ impl BertEncoder {
             .map(|at| load_layer_at(vb.pp(at), cfg, lay))
             .collect::<Result<Vec<_>>>()?;
         let projection = projection(&vb, cfg, lay)?;
-        let last_norm = match lay.norms {
-            Norms::Post => None,
-            Norms::Pre { last } => Some(layer_norm(cfg.hidden_size, lay.eps, vb.pp(last))?),
-        };
+        let last_norm = last_norm(&vb, cfg, lay)?;
         Ok(Self {
             word,
             position,

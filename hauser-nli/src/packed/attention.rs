@@ -18,9 +18,31 @@ pub(crate) fn attention(
     ctx: &mut [f32],
     scores: &mut [f32],
 ) -> Result<(), GemmError> {
+    let scale = 1.0 / ((hidden / heads) as f32).sqrt();
+    attention_with(lens, hidden, heads, scale, causal, None, qkv, ctx, scores)
+}
+
+/// Adds a head's additive score bias to one sequence's `len x len` scores:
+/// `(head, len, scores)`.
+pub(crate) type ScoreBias<'a> = &'a dyn Fn(usize, usize, &mut [f32]);
+
+/// [`attention`] with the scores scaled by `scale` (T5: 1, its scale is folded into the
+/// weights) and, before the softmax, `bias` added (T5's relative-position bias). `hidden` is
+/// the width of the heads together (T5's `heads * d_kv`, which need not be its model width).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn attention_with(
+    lens: impl Iterator<Item = usize>,
+    hidden: usize,
+    heads: usize,
+    scale: f32,
+    causal: bool,
+    bias: Option<ScoreBias<'_>>,
+    qkv: &[f32],
+    ctx: &mut [f32],
+    scores: &mut [f32],
+) -> Result<(), GemmError> {
     let h = hidden;
     let d = h / heads;
-    let scale = 1.0 / (d as f32).sqrt();
     let mut r0 = 0;
     for len in lens {
         if len == 0 {
@@ -45,6 +67,9 @@ pub(crate) fn attention(
                 }
             };
             matmul(scores, len, part(q, false), part(k, true), scale, false)?;
+            if let Some(add) = bias {
+                add(head, len, scores);
+            }
             if causal {
                 for (i, row) in scores.chunks_exact_mut(len).enumerate() {
                     softmax_rows(&mut row[..=i], i + 1);

@@ -1,4 +1,5 @@
-//! The BERT-layout encoder on packed sequences.
+//! The BERT-layout encoder on packed sequences, with its layer norms after each residual sum
+//! (BERT, RoBERTa...) or before each block (XLM-RoBERTa XL).
 //!
 //! A batch is stored as its sequences' tokens one after another (`[tokens, hidden]`, no
 //! padding), so the projections and the feed-forward block are single matrix products over
@@ -8,7 +9,7 @@
 
 use super::attention::attention;
 use super::gemm::{matmul, GemmError, View};
-use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
+use super::math::{add_layer_norm, add_rows, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
 use super::{check_finite, PackedError};
 
@@ -30,7 +31,30 @@ pub(crate) struct PackedLayer {
     pub ln2_b: Vec<f32>,
 }
 
-/// A BERT-layout encoder (BERT, RoBERTa, XLM-RoBERTa, MiniLM) in plain f32 buffers.
+/// A layer norm's scale, shift and epsilon.
+#[derive(Debug, Clone)]
+pub(crate) struct Norm {
+    pub g: Vec<f32>,
+    pub b: Vec<f32>,
+    pub eps: f32,
+}
+
+/// Where an encoder's layer norms sit (as `arch::bert::Norms`).
+#[derive(Debug, Clone)]
+pub(crate) enum Placement {
+    /// BERT's: `emb` after the embeddings, each layer's two norms after its residual sums
+    /// (`ln1` after attention, `ln2` after the feed-forward block).
+    Post { emb: Norm },
+    /// XLM-RoBERTa XL's: no norm after the embeddings, each layer's norms on the copy its
+    /// blocks read (`ln1` before attention, `ln2` before the feed-forward block) while the
+    /// residual stream stays raw, and `last` after the last layer. As transformers'
+    /// `XLMRobertaXLEncoder` reports hidden states (and candle's path here), `last` applies to
+    /// the last hidden state only: the earlier ones are the raw stream.
+    Pre { last: Norm },
+}
+
+/// A BERT-layout encoder (BERT, RoBERTa, XLM-RoBERTa, MiniLM, XLM-RoBERTa XL) in plain f32
+/// buffers.
 #[derive(Debug, Clone)]
 pub(crate) struct PackedEncoder {
     pub hidden: usize,
@@ -45,16 +69,15 @@ pub(crate) struct PackedEncoder {
     pub heads: usize,
     pub inter: usize,
     pub act: Act,
-    pub emb_eps: f32,
+    /// Every layer's norms' epsilon.
     pub eps: f32,
+    pub norms: Placement,
     /// `[vocab, emb_width]`.
     pub word: Vec<f32>,
     /// `[max_positions, emb_width]`.
     pub position: Vec<f32>,
     /// `[type_vocab, emb_width]`, absent when the model has no segment embedding.
     pub token_type: Option<Vec<f32>>,
-    pub emb_g: Vec<f32>,
-    pub emb_b: Vec<f32>,
     pub layers: Vec<PackedLayer>,
     /// First position id (RoBERTa: padding index + 1).
     pub position_offset: usize,
@@ -126,13 +149,9 @@ impl PackedEncoder {
             }
         };
         let mut x = self.embed(seqs, total)?;
-        layer_norm(
-            &mut x,
-            self.emb_width,
-            &self.emb_g,
-            &self.emb_b,
-            self.emb_eps,
-        );
+        if let Placement::Post { emb } = &self.norms {
+            layer_norm(&mut x, self.emb_width, &emb.g, &emb.b, emb.eps);
+        }
         if let Some((w, b)) = &self.projection {
             let mut up = vec![0f32; total * h];
             fill_rows(&mut up, h, b);
@@ -146,6 +165,10 @@ impl PackedEncoder {
             )?;
             x = up;
         }
+        let depth = self.steps.len();
+        if depth == 0 {
+            self.last_norm(&mut x);
+        }
         check_finite(&x, Some(0))?;
         emit(0, &x);
         if upto > 0 {
@@ -156,7 +179,16 @@ impl PackedEncoder {
                     .enumerate()
                     .try_for_each(|(i, step)| {
                         for &l in step {
-                            self.layer(&self.layers[l], seqs, &mut x, buf)?;
+                            let layer = &self.layers[l];
+                            match self.norms {
+                                Placement::Post { .. } => self.layer(layer, seqs, &mut x, buf)?,
+                                Placement::Pre { .. } => {
+                                    self.pre_norm_layer(layer, seqs, &mut x, buf)?
+                                }
+                            }
+                        }
+                        if i + 1 == depth {
+                            self.last_norm(&mut x);
                         }
                         check_finite(&x, Some(i + 1))?;
                         emit(i + 1, &x);
@@ -165,6 +197,14 @@ impl PackedEncoder {
             })?;
         }
         Ok(())
+    }
+
+    /// The pre-LayerNorm layouts' norm after the last layer, in place; nothing for
+    /// post-LayerNorm ones.
+    fn last_norm(&self, x: &mut [f32]) {
+        if let Placement::Pre { last } = &self.norms {
+            layer_norm(x, self.hidden, &last.g, &last.b, last.eps);
+        }
     }
 
     fn embed(&self, seqs: &[SeqRef<'_>], total: usize) -> std::result::Result<Vec<f32>, String> {
@@ -247,5 +287,68 @@ impl PackedEncoder {
         )?;
         add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
         Ok(())
+    }
+
+    /// A pre-LayerNorm layer: `x += Attn(LN1(x))`, then `x += FFN(LN2(x))`, each block reading
+    /// a normalised copy (in `mid`) and its output, bias included, added to the raw stream by
+    /// the matrix product itself.
+    fn pre_norm_layer(
+        &self,
+        l: &PackedLayer,
+        seqs: &[SeqRef<'_>],
+        x: &mut [f32],
+        buf: &mut Buffers,
+    ) -> Result<(), GemmError> {
+        let h = self.hidden;
+        let total = x.len() / h;
+        let (qkv, ctx, mid, inter) = (
+            &mut buf.qkv[..total * 3 * h],
+            &mut buf.ctx[..total * h],
+            &mut buf.mid[..total * h],
+            &mut buf.inter[..total * self.inter],
+        );
+        mid.copy_from_slice(x);
+        layer_norm(mid, h, &l.ln1_g, &l.ln1_b, self.eps);
+        fill_rows(qkv, 3 * h, &l.qkv_b);
+        matmul(
+            qkv,
+            3 * h,
+            View::dense(mid, total, h),
+            View::dense(&l.qkv_w, h, 3 * h),
+            1.0,
+            true,
+        )?;
+        let lens = seqs.iter().map(|s| s.ids.len());
+        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores)?;
+        add_rows(x, &l.out_b);
+        matmul(
+            x,
+            h,
+            View::dense(ctx, total, h),
+            View::dense(&l.out_w, h, h),
+            1.0,
+            true,
+        )?;
+        mid.copy_from_slice(x);
+        layer_norm(mid, h, &l.ln2_g, &l.ln2_b, self.eps);
+        let wide = self.inter;
+        matmul(
+            inter,
+            wide,
+            View::dense(mid, total, h),
+            View::dense(&l.inter_w, h, wide),
+            1.0,
+            false,
+        )?;
+        bias_activate(inter, &l.inter_b, self.act);
+        add_rows(x, &l.ffn_b);
+        matmul(
+            x,
+            h,
+            View::dense(inter, total, wide),
+            View::dense(&l.ffn_w, wide, h),
+            1.0,
+            true,
+        )
     }
 }

@@ -278,6 +278,56 @@ multiversion! {
     pub(crate) fn add_rows => add_rows_generic(rows: &mut [f32], bias: &[f32])
 }
 
+#[inline(always)]
+fn rms_norm_generic(src: &[f32], dst: &mut [f32], gamma: &[f32], eps: f32) {
+    let width = gamma.len();
+    for (x, y) in src.chunks_exact(width).zip(dst.chunks_exact_mut(width)) {
+        let mut sq = [0f32; LANES];
+        let chunks = x.chunks_exact(LANES);
+        let rest: f32 = chunks.remainder().iter().map(|v| v * v).sum();
+        for c in chunks {
+            for (a, v) in sq.iter_mut().zip(c) {
+                *a = v.mul_add(*v, *a);
+            }
+        }
+        let inv = 1.0 / ((sq.iter().sum::<f32>() + rest) / width as f32 + eps).sqrt();
+        for ((o, v), g) in y.iter_mut().zip(x).zip(gamma) {
+            *o = *v * inv * g;
+        }
+    }
+}
+
+multiversion! {
+    /// T5's RMS norm (`T5LayerNorm`: no mean, no shift) of each `gamma.len()`-long row of
+    /// `src` into `dst`: `gamma * x / sqrt(mean(x^2) + eps)`.
+    pub(crate) fn rms_norm_into => rms_norm_generic(src: &[f32], dst: &mut [f32], gamma: &[f32], eps: f32)
+}
+
+#[inline(always)]
+fn gated_gelu_generic(rows: &mut [f32], width: usize) {
+    for row in rows.chunks_exact_mut(2 * width) {
+        let (gate, lin) = row.split_at_mut(width);
+        act_generic(gate, Act::GeluTanh);
+        gate.iter_mut().zip(lin.iter()).for_each(|(g, l)| *g *= l);
+    }
+}
+
+multiversion! {
+    /// T5 v1.1's gated GELU on rows of `2 * width` values (`wi_0 x` then `wi_1 x`): the first
+    /// half becomes `gelu_new(wi_0 x) * wi_1 x`; the second is left as it was.
+    pub(crate) fn gated_gelu => gated_gelu_generic(rows: &mut [f32], width: usize)
+}
+
+#[inline(always)]
+fn act_only_generic(xs: &mut [f32], act: Act) {
+    act_generic(xs, act);
+}
+
+multiversion! {
+    /// `act` on every value, in place.
+    pub(crate) fn activate => act_only_generic(xs: &mut [f32], act: Act)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +454,38 @@ mod tests {
         for (i, (a, x)) in added.iter().zip(&rows).enumerate() {
             assert_eq!(*a, x + bias[i % 10]);
         }
+    }
+
+    #[test]
+    fn rms_norm_and_gated_gelu_match_f64_references() {
+        let width = 21;
+        let rows: Vec<f32> = (0..width * 3)
+            .map(|i| ((i * 7919) % 101) as f32 / 9.0 - 5.0)
+            .collect();
+        let gamma: Vec<f32> = (0..width).map(|i| 1.0 + i as f32 / 50.0).collect();
+        let mut out = vec![0f32; rows.len()];
+        rms_norm_into(&rows, &mut out, &gamma, 1e-6);
+        for (r, row) in rows.chunks(width).enumerate() {
+            let ms = row.iter().map(|&x| (x as f64).powi(2)).sum::<f64>() / width as f64;
+            for (j, &x) in row.iter().enumerate() {
+                let want = x as f64 / (ms + 1e-6).sqrt() * gamma[j] as f64;
+                assert!((out[r * width + j] as f64 - want).abs() < 1e-5);
+            }
+        }
+        let mut gated = rows.clone();
+        gated_gelu(&mut gated, 7);
+        for (r, row) in rows.chunks_exact(14).enumerate() {
+            for j in 0..7 {
+                let (g, l) = (row[j] as f64, row[7 + j] as f64);
+                let th = (0.797_884_560_802_865_4 * (g + 0.044715 * g * g * g)).tanh();
+                let want = 0.5 * g * (1.0 + th) * l;
+                assert!((gated[r * 14 + j] as f64 - want).abs() < 2e-5, "{r},{j}");
+                assert_eq!(gated[r * 14 + 7 + j], row[7 + j]);
+            }
+        }
+        let mut relu = rows.clone();
+        activate(&mut relu, Act::Relu);
+        assert!(relu.iter().zip(&rows).all(|(a, x)| *a == x.max(0.0)));
     }
 
     /// erf in f64 from its Maclaurin series (|x| < 3) or the continued fraction of erfc, as an

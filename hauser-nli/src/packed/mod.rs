@@ -1,5 +1,6 @@
-//! The packed CPU kernels: f32 inference for BERT-layout encoders and GPT-2 on unpadded
-//! sequences laid end to end.
+//! The packed CPU kernels: f32 inference for BERT-layout encoders (post- and pre-LayerNorm),
+//! GPT-2 and T5's encoder with one decoder step (MetricX) on unpadded sequences laid end to
+//! end.
 //!
 //! candle's CPU path pads every batch, runs each operation as a separate pass over freshly
 //! allocated tensors and evaluates the exact GELU with scalar libm calls; on the MiniLM
@@ -17,11 +18,16 @@ mod gemm;
 mod math;
 mod pack;
 mod scratch;
+mod t5;
 
 pub(crate) use causal::{split_counts, CausalLayer, PackedCausalLm};
 pub(crate) use encoder::{PackedEncoder, SeqRef};
 pub(crate) use pack::{
-    linear_parts, norm_parts, pack, pack_layer, packed_act, values, EncoderModules, LayerModules,
+    input_major_values, linear_parts, norm_parts, pack, pack_layer, packed_act, values,
+    EncoderModules, LayerModules,
+};
+pub(crate) use t5::{
+    PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer, T5FeedForward, T5SelfAttention,
 };
 
 /// Why a packed forward pass failed.

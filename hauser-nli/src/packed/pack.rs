@@ -1,13 +1,16 @@
-//! Copying a post-LayerNorm encoder's candle modules into the packed layout.
+//! Copying a BERT-layout encoder's candle modules (post- or pre-LayerNorm) into the packed
+//! layout.
 
 use candle_core::{DType, Result, Tensor};
 use candle_nn::{Activation, Embedding, LayerNorm, Linear};
 
-use super::encoder::{PackedEncoder, PackedLayer};
+use super::encoder::{Norm, PackedEncoder, PackedLayer, Placement};
 use super::math::Act;
 
-/// One post-LayerNorm layer's modules by role (BERT's naming; `arch::bert::LayerNames` maps
-/// other checkpoints' names, DistilBERT's, onto these roles).
+/// One layer's modules by role (BERT's naming; `arch::bert::LayerNames` maps other
+/// checkpoints' names, DistilBERT's and XLM-RoBERTa XL's, onto these roles). In a
+/// pre-LayerNorm layer `attn_norm` is the norm before attention and `out_norm` the one before
+/// the feed-forward block.
 pub(crate) struct LayerModules<'a> {
     pub query: &'a Linear,
     pub key: &'a Linear,
@@ -25,7 +28,10 @@ pub(crate) struct EncoderModules {
     pub word: Embedding,
     pub position: Embedding,
     pub token_type: Option<Embedding>,
-    pub norm: LayerNorm,
+    /// The norm after the embeddings (post-LayerNorm layouts).
+    pub norm: Option<LayerNorm>,
+    /// The norm after the last layer (pre-LayerNorm layouts).
+    pub last_norm: Option<LayerNorm>,
     pub heads: usize,
     pub act: Activation,
     pub position_offset: usize,
@@ -41,6 +47,16 @@ pub(crate) fn values(t: &Tensor) -> Result<Vec<f32>> {
 /// A linear layer's weight as `[in, out]` (PyTorch stores `[out, in]`).
 fn input_major(l: &Linear) -> Result<Tensor> {
     l.weight().t()?.contiguous()
+}
+
+/// Linear layers' weights input-major and side by side (`[in, sum of outs]`): projections
+/// the kernels run as one product.
+pub(crate) fn input_major_values(ls: &[&Linear]) -> Result<Vec<f32>> {
+    let parts = ls
+        .iter()
+        .map(|l| input_major(l))
+        .collect::<Result<Vec<_>>>()?;
+    values(&Tensor::cat(&parts, 1)?)
 }
 
 /// A linear layer as the packed kernels hold it: the weight input-major (`[in, out]`) and
@@ -117,7 +133,8 @@ pub(crate) fn pack_layer(l: &LayerModules<'_>) -> Result<Option<(PackedLayer, f6
 
 /// The packed copy of an encoder with embeddings `m` and `n_layers` layers, or `None` when it
 /// uses something the packed path lacks (an activation other than GELU, tanh-GELU, ReLU or
-/// SiLU; RMS-style norms; layer norms with different epsilons).
+/// SiLU; RMS-style norms; layer norms with different epsilons; a norm after the embeddings and
+/// one after the last layer both, or neither, which no layout the kernels run has).
 ///
 /// `layer(i)` loads distinct layer `i` and packs it with [`pack_layer`]; layers are asked for
 /// in order. `steps` lists, per hidden state after the embeddings, the distinct layers that
@@ -133,10 +150,25 @@ pub(crate) fn pack(
     let Some(act) = packed_act(m.act) else {
         return Ok(None);
     };
-    if !m.norm.remove_mean() {
+    let to_norm = |n: &LayerNorm| -> Result<Option<Norm>> {
+        if !n.remove_mean() {
+            return Ok(None);
+        }
+        let (g, b, eps) = norm_parts(n)?;
+        Ok(Some(Norm { g, b, eps }))
+    };
+    let norms = match (&m.norm, &m.last_norm) {
+        (Some(n), None) => to_norm(n)?.map(|emb| Placement::Post { emb }),
+        (None, Some(n)) => to_norm(n)?.map(|last| Placement::Pre { last }),
+        _ => None,
+    };
+    let Some(norms) = norms else {
         return Ok(None);
-    }
-    let (emb_g, emb_b, emb_eps) = norm_parts(&m.norm)?;
+    };
+    let fallback_eps = match &norms {
+        Placement::Post { emb } => emb.eps,
+        Placement::Pre { last } => last.eps,
+    };
     let emb_width = m.word.embeddings().dim(1)?;
     let projection = m.projection.as_ref().map(linear_parts).transpose()?;
     let hidden = match &m.projection {
@@ -147,8 +179,7 @@ pub(crate) fn pack(
     let position = values(m.position.embeddings())?;
     let token_type = m.token_type.map(|t| values(t.embeddings())).transpose()?;
     let (heads, position_offset) = (m.heads, m.position_offset);
-    let fallback_eps = m.norm.eps();
-    drop((m.word, m.position, m.norm, m.projection));
+    drop((m.word, m.position, m.norm, m.last_norm, m.projection));
     let mut eps = None;
     let mut layers = Vec::with_capacity(n_layers);
     for i in 0..n_layers {
@@ -174,13 +205,11 @@ pub(crate) fn pack(
         heads,
         inter,
         act,
-        emb_eps,
-        eps: eps.unwrap_or(fallback_eps) as f32,
+        eps: eps.map_or(fallback_eps, |e| e as f32),
+        norms,
         word,
         position,
         token_type,
-        emb_g,
-        emb_b,
         layers,
         position_offset,
     }))

@@ -193,7 +193,9 @@ pub(crate) fn relative_position_bucket(
     let ratio = (distance as f32 / max_exact as f32).ln();
     let span = ((max_distance as f64) / (max_exact as f64)).ln() as f32;
     let scaled = ratio / span * (buckets as f32 - max_exact as f32);
-    let large = max_exact as usize + scaled as usize;
+    // With one bucket per direction (`max_exact` 0) the quotient is not finite and the cast
+    // saturates (or gives 0); the sum must not overflow (it panicked in debug builds).
+    let large = (max_exact as usize).saturating_add(scaled as usize);
     bucket + large.min(buckets.saturating_sub(1))
 }
 

@@ -9,8 +9,10 @@ use super::config::T5Config;
 use super::model::T5Model;
 use crate::batch::Batching;
 use crate::device::Precision;
+use crate::engines::{Engines, WeightsHandle};
 use crate::error::{NliError, Result};
 use crate::model::LoadOptions;
+use crate::packed::PackedT5;
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 use crate::weights::{open_tracked, WeightsAt};
@@ -128,11 +130,18 @@ pub struct MetricxPrediction {
 
 /// A MetricX checkpoint (`MT5ForRegression`'s tensors: `shared`, `encoder`, `decoder`,
 /// `lm_head`) with its mT5 tokenizer.
+///
+/// On the CPU in f32 it runs on the packed kernels (unpadded batches, one decoder step for
+/// the whole batch); elsewhere, or after [`Self::set_packed_cpu`]`(false)`, on candle's padded
+/// path.
 pub struct MetricxModel {
     source: ModelSource,
     tokenizer_source: ModelSource,
     config: T5Config,
-    model: T5Model,
+    /// The packed copy (f32 on the CPU) and candle's modules, the latter built only where
+    /// there is no packed copy or candle's path is asked for.
+    engines: Engines<PackedT5, T5Model>,
+    device: Device,
     text: TextEncoder,
     token: u32,
     batching: Batching,
@@ -193,7 +202,26 @@ impl MetricxModel {
             })?;
         let (device, dtype) = opts.device.open(&name, opts.precision)?;
         let (vb, path, ledger) = open_tracked(source, &WeightsAt::Model, dtype, &device)?;
-        let model = T5Model::load(&vb, &config, &[token]).map_err(|e| NliError::Weights {
+        let handle = WeightsHandle {
+            source: source.clone(),
+            at: WeightsAt::Model,
+            dtype,
+            device: device.clone(),
+            prefix: None,
+        };
+        // The packed copy is made from candle's modules, which are then dropped: the weights
+        // are held once.
+        let engines = Engines::new(
+            handle,
+            &vb,
+            |b| {
+                T5Model::load(b, &config, &[token])?
+                    .pack(DECODER_START)
+                    .map(Some)
+            },
+            |b| T5Model::load(b, &config, &[token]),
+        )
+        .map_err(|e| NliError::Weights {
             model: name.clone(),
             path: path.clone(),
             message: e.to_string(),
@@ -203,7 +231,8 @@ impl MetricxModel {
             source: source.clone(),
             tokenizer_source: tokenizer.clone(),
             config,
-            model,
+            engines,
+            device,
             text,
             token,
             batching: opts.batching,
@@ -284,33 +313,75 @@ impl MetricxModel {
             encoded.push(self.encode(&text)?);
         }
         let lengths: Vec<usize> = encoded.iter().map(|(ids, _)| ids.len()).collect();
-        let mut out = vec![None; inputs.len()];
-        for batch in self.batching.plan(&lengths) {
-            let ids: Vec<&[u32]> = batch.iter().map(|&i| encoded[i].0.as_slice()).collect();
-            let logits = self
-                .model
-                .first_step_logits(&ids, DECODER_START)
-                .map_err(crate::error::infer_err(&name))?;
-            for (&i, row) in batch.iter().zip(logits) {
-                let logit = row.first().copied().unwrap_or(f32::NAN);
-                if logit.is_nan() {
-                    return Err(NliError::NonFinite {
-                        model: name,
-                        layer: None,
-                    });
-                }
-                out[i] = Some(MetricxPrediction {
-                    score: logit.clamp(SCORE_RANGE.0, SCORE_RANGE.1),
-                    logit,
-                    truncated: encoded[i].1,
+        let logits = self.logits(&encoded, &lengths)?;
+        let mut out = Vec::with_capacity(inputs.len());
+        for (row, (_, truncated)) in logits.into_iter().zip(&encoded) {
+            let logit = row.first().copied().unwrap_or(f32::NAN);
+            if logit.is_nan() {
+                return Err(NliError::NonFinite {
+                    model: name,
+                    layer: None,
                 });
             }
+            out.push(MetricxPrediction {
+                score: logit.clamp(SCORE_RANGE.0, SCORE_RANGE.1),
+                logit,
+                truncated: *truncated,
+            });
         }
-        Ok(out.into_iter().flatten().collect())
+        Ok(out)
+    }
+
+    /// The score row's logits of every encoded input, in input order: packed batches in
+    /// parallel, or candle's padded batches.
+    fn logits(&self, encoded: &[(Vec<u32>, bool)], lengths: &[usize]) -> Result<Vec<Vec<f32>>> {
+        let name = self.source.name();
+        if let Some(packed) = self.engines.packed() {
+            return self.batching.par_packed(lengths, &name, |idx| {
+                let ids: Vec<&[u32]> = idx.iter().map(|&i| encoded[i].0.as_slice()).collect();
+                packed.first_step_logits(&ids)
+            });
+        }
+        let model = self
+            .engines
+            .candle(|b| T5Model::load(b, &self.config, &[self.token]))?;
+        let mut out = Vec::new();
+        for batch in self.batching.plan(lengths) {
+            let ids: Vec<&[u32]> = batch.iter().map(|&i| encoded[i].0.as_slice()).collect();
+            let logits = model
+                .first_step_logits(&ids, DECODER_START)
+                .map_err(crate::error::infer_err(&name))?;
+            out.push((batch, logits));
+        }
+        Ok(crate::batch::scatter(lengths.len(), out))
+    }
+
+    /// Whether inference goes through the packed CPU kernels (the default for f32 on the
+    /// CPU).
+    pub fn uses_packed_cpu(&self) -> bool {
+        self.engines.packed().is_some()
+    }
+
+    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
+    pub fn kernels(&self) -> &'static str {
+        self.engines.kernels()
+    }
+
+    /// Switches the packed CPU kernels on (the default where available) or off (candle's
+    /// padded path, e.g. to compare the two); returns [`Self::uses_packed_cpu`]. candle's
+    /// copy of the weights is built when first needed and dropped when the packed kernels are
+    /// switched back on.
+    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
+        self.engines.set_packed(on)
+    }
+
+    /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
+    pub fn holds_candle_weights(&self) -> bool {
+        self.engines.holds_candle()
     }
 
     /// The device the model runs on.
     pub fn device(&self) -> &Device {
-        self.model.device()
+        &self.device
     }
 }

@@ -5,6 +5,7 @@ mod config;
 mod metricx;
 mod model;
 
+pub(crate) use config::relative_position_bucket;
 pub use config::{FeedForward, T5Config};
 pub use metricx::{
     default_tokenizer, MetricxInput, MetricxModel, MetricxPrediction, MetricxVersion,

@@ -9,6 +9,10 @@ use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{Embedding, Linear, VarBuilder};
 
 use super::config::{relative_position_bucket, FeedForward, T5Config};
+use crate::packed::{
+    input_major_values, values, PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer,
+    T5FeedForward, T5SelfAttention,
+};
 
 type CResult<T> = candle_core::Result<T>;
 
@@ -299,11 +303,6 @@ impl T5Model {
         })
     }
 
-    /// The device the weights live on.
-    pub(crate) fn device(&self) -> &Device {
-        &self.device
-    }
-
     /// The kept head rows' logits at the first decoder step (decoder input `start`) for a
     /// batch of encoder inputs, right-padded here: `(inputs, rows)`.
     pub(crate) fn first_step_logits(
@@ -365,5 +364,112 @@ impl T5Model {
         y.matmul(&self.head.t()?)?
             .to_dtype(DType::F32)?
             .to_vec2::<f32>()
+    }
+
+    /// The packed CPU copy (f32) for decoder start token `start`: projections input-major,
+    /// a block's query, key and value side by side, the gated form's `wi_0` and `wi_1` side
+    /// by side, and only what one decoder step reads of the decoder's embeddings and position
+    /// bias (the start token's row, distance 0).
+    pub(crate) fn pack(&self, start: u32) -> CResult<PackedT5> {
+        let cfg = &self.cfg;
+        let norm = |n: &RmsNorm| values(&n.weight);
+        let self_attn = |a: &Attention| -> CResult<T5SelfAttention> {
+            Ok(T5SelfAttention {
+                norm: Vec::new(),
+                qkv: input_major_values(&[&a.q, &a.k, &a.v])?,
+                out: input_major_values(&[&a.o])?,
+            })
+        };
+        let ff = |b: &Block| -> CResult<T5FeedForward> {
+            let (wi, wo) = match &b.ff {
+                Ff::Relu { wi, wo } => (input_major_values(&[wi])?, wo),
+                Ff::Gated { wi0, wi1, wo } => (input_major_values(&[wi0, wi1])?, wo),
+            };
+            Ok(T5FeedForward {
+                norm: norm(&b.ff_norm)?,
+                wi,
+                wo: input_major_values(&[wo])?,
+            })
+        };
+        let encoder = self
+            .encoder
+            .iter()
+            .map(|b| {
+                Ok(T5EncoderLayer {
+                    attn: T5SelfAttention {
+                        norm: norm(&b.self_norm)?,
+                        ..self_attn(&b.self_attn)?
+                    },
+                    ff: ff(b)?,
+                })
+            })
+            .collect::<CResult<Vec<_>>>()?;
+        let decoder = self
+            .decoder
+            .iter()
+            .map(|b| {
+                let Some((cross_norm, cross)) = &b.cross else {
+                    candle_core::bail!("a decoder block without cross-attention");
+                };
+                Ok(T5DecoderLayer {
+                    attn: T5SelfAttention {
+                        norm: norm(&b.self_norm)?,
+                        ..self_attn(&b.self_attn)?
+                    },
+                    cross: T5CrossAttention {
+                        norm: norm(cross_norm)?,
+                        q: input_major_values(&[&cross.q])?,
+                        kv: input_major_values(&[&cross.k, &cross.v])?,
+                        out: input_major_values(&[&cross.o])?,
+                    },
+                    ff: ff(b)?,
+                })
+            })
+            .collect::<CResult<Vec<_>>>()?;
+        let table = |a: Option<&Attention>| -> CResult<Vec<f32>> {
+            match a.and_then(|a| a.bias.as_ref()) {
+                Some(e) => values(e.embeddings()),
+                None => Ok(Vec::new()),
+            }
+        };
+        let position_bias = table(self.encoder.first().map(|b| &b.self_attn))?;
+        let dec_table = table(self.decoder.first().map(|b| &b.self_attn))?;
+        let heads = cfg.num_heads;
+        let start_bias = if dec_table.is_empty() {
+            vec![0.0; heads]
+        } else {
+            let at = relative_position_bucket(0, false, cfg.num_buckets, cfg.max_distance);
+            dec_table[at * heads..(at + 1) * heads].to_vec()
+        };
+        let start_row = self
+            .dec_embed
+            .embeddings()
+            .get(start as usize)
+            .and_then(|r| values(&r))?;
+        let head_scale = if cfg.tie_word_embeddings {
+            (cfg.d_model as f64).powf(-0.5) as f32
+        } else {
+            1.0
+        };
+        Ok(PackedT5 {
+            d_model: cfg.d_model,
+            heads,
+            d_kv: cfg.d_kv,
+            d_ff: cfg.d_ff,
+            gated: cfg.feed_forward == FeedForward::GatedGelu,
+            eps: cfg.eps as f32,
+            num_buckets: cfg.num_buckets,
+            max_distance: cfg.max_distance,
+            embed: values(self.enc_embed.embeddings())?,
+            position_bias,
+            encoder,
+            encoder_norm: norm(&self.enc_norm)?,
+            start: start_row,
+            start_bias,
+            decoder,
+            decoder_norm: norm(&self.dec_norm)?,
+            head: values(&self.head)?,
+            head_scale,
+        })
     }
 }

@@ -24,7 +24,9 @@ fn predict(model: &str, mode: &str, o: &LoadOptions, packed: bool) -> Vec<CometP
     let r = reference();
     let (src, mt, rf) = (strings(&r["src"]), strings(&r["mt"]), strings(&r["ref"]));
     let mut m = CometModel::load(&fixture("comet-unified").join(model), o).unwrap();
-    m.encoder_mut().set_packed_cpu(packed);
+    // Every encoder layout of the fixtures (post-LayerNorm XLM-R, pre-LayerNorm XLM-R XL) has
+    // packed kernels, so `packed` selects the path that runs.
+    assert_eq!(m.encoder_mut().set_packed_cpu(packed), packed, "{model}");
     let inputs: Vec<CometSegment<'_>> = (0..mt.len())
         .map(|i| CometSegment {
             src: mode.contains("src").then_some(src[i].as_str()),

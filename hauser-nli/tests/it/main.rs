@@ -17,6 +17,7 @@ mod minilm;
 mod non_finite;
 mod packed_cpu;
 mod packed_random;
+mod packed_t5;
 mod parity;
 mod scorers;
 mod strict_loading;

@@ -158,11 +158,16 @@ fn scores_match_metricx_in_every_mode_and_batch_size() {
     let mut max: f64 = 0.0;
     for form in FORMS {
         let r = reference(form);
-        for bs in [1, 3, 8] {
-            let model = load(form, bs);
+        // The packed CPU kernels (the default) and candle's padded path.
+        for (bs, packed) in [(1, true), (3, true), (8, true), (3, false)] {
+            let mut model = load(form, bs);
+            assert_eq!(model.set_packed_cpu(packed), packed);
             for (i, (name, version, _, _)) in MODES.iter().enumerate() {
                 let d = worst(&model, &r, i, *version);
-                assert!(d < TOL, "{form} {name} batch {bs}: max abs diff {d}");
+                assert!(
+                    d < TOL,
+                    "{form} {name} batch {bs} packed {packed}: max abs diff {d}"
+                );
                 max = max.max(d);
             }
         }

@@ -80,7 +80,15 @@ fn compare_every_layer(source: &ModelSource, label: &str) {
 
 #[test]
 fn packed_hidden_states_match_candle_on_tiny_models() {
-    for arch in ["bert", "roberta", "xlm-roberta", "distilbert"] {
+    // comet-unified/encoder-xl: XLM-RoBERTa XL's pre-LayerNorm layout (final norm on the last
+    // hidden state only).
+    for arch in [
+        "bert",
+        "roberta",
+        "xlm-roberta",
+        "distilbert",
+        "comet-unified/encoder-xl",
+    ] {
         compare_every_layer(&source(arch), arch);
     }
 }

@@ -1,7 +1,7 @@
 //! The packed CPU kernels against candle's padded path on random models: random small
 //! configurations (hidden size, heads, layers, feed-forward size, activation, vocabulary),
 //! random weights written as a checkpoint, and random batches of random lengths, for the BERT
-//! layout (BERT, RoBERTa), DistilBERT and GPT-2. Every hidden state (encoders) or token
+//! layout (BERT, RoBERTa; XLM-RoBERTa XL's pre-LayerNorm variant), DistilBERT and GPT-2. Every hidden state (encoders) or token
 //! log-probability (GPT-2) must agree within 2e-5.
 #![allow(clippy::unwrap_used)]
 
@@ -162,6 +162,8 @@ const POSITIONS: usize = 2 * MAX_WORDS + 8;
 enum Encoder {
     Bert,
     Roberta,
+    /// XLM-RoBERTa XL: pre-LayerNorm layers, a norm after the last one.
+    RobertaXl,
     DistilBert,
 }
 
@@ -172,7 +174,7 @@ fn write_encoder(dir: &Path, s: &Shape, kind: Encoder) {
     let prefix = match (kind, s.prefixed) {
         (_, false) => String::new(),
         (Encoder::Bert, true) => "bert.".into(),
-        (Encoder::Roberta, true) => "roberta.".into(),
+        (Encoder::Roberta | Encoder::RobertaXl, true) => "roberta.".into(),
         (Encoder::DistilBert, true) => "distilbert.".into(),
     };
     let e = format!("{prefix}embeddings");
@@ -183,8 +185,43 @@ fn write_encoder(dir: &Path, s: &Shape, kind: Encoder) {
         0.0,
         0.5,
     );
-    c.norm(&format!("{e}.LayerNorm"), h);
+    if !matches!(kind, Encoder::RobertaXl) {
+        c.norm(&format!("{e}.LayerNorm"), h);
+    }
     let config = match kind {
+        Encoder::RobertaXl => {
+            c.put(
+                format!("{e}.token_type_embeddings.weight"),
+                &[1, h],
+                0.0,
+                0.5,
+            );
+            for i in 0..s.layers {
+                let l = format!("{prefix}encoder.layer.{i}");
+                c.norm(&format!("{l}.attention.self_attn_layer_norm"), h);
+                for p in ["query", "key", "value"] {
+                    c.linear(&format!("{l}.attention.self.{p}"), h, h);
+                }
+                c.linear(&format!("{l}.attention.output.dense"), h, h);
+                c.norm(&format!("{l}.LayerNorm"), h);
+                c.linear(&format!("{l}.intermediate.dense"), h, s.inter);
+                c.linear(&format!("{l}.output.dense"), s.inter, h);
+            }
+            c.norm(&format!("{prefix}encoder.LayerNorm"), h);
+            json!({
+                "model_type": "xlm-roberta-xl",
+                "hidden_size": h,
+                "num_hidden_layers": s.layers,
+                "num_attention_heads": s.heads,
+                "intermediate_size": s.inter,
+                "hidden_act": s.act,
+                "max_position_embeddings": POSITIONS,
+                "type_vocab_size": 1,
+                "layer_norm_eps": 1e-5,
+                "pad_token_id": 0,
+                "vocab_size": vocab,
+            })
+        }
         Encoder::Bert | Encoder::Roberta => {
             let types = if matches!(kind, Encoder::Bert) { 2 } else { 1 };
             c.put(
@@ -323,6 +360,15 @@ proptest! {
     ) {
         let kind = if roberta { Encoder::Roberta } else { Encoder::Bert };
         check_encoder(kind, &s, &raw, batch_size)?;
+    }
+
+    #[test]
+    fn xlm_roberta_xl_packed_matches_candle(
+        s in shapes(),
+        raw in inputs(),
+        batch_size in 1..=4usize,
+    ) {
+        check_encoder(Encoder::RobertaXl, &s, &raw, batch_size)?;
     }
 
     #[test]
