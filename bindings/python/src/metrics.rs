@@ -359,21 +359,7 @@ impl PyTextMetric {
         let long = input.long();
         let scores = interrupt::run(py, long, move |cancel| {
             per_sentence(&*metric, input.hyps, input.refs, cancel, |m, h, r| {
-                if r.iter().any(|s| s.len() != h.len()) || (r.is_empty() && m.needs_references()) {
-                    // The library's own message for misaligned or missing references.
-                    m.sentence_scores(h, r)?;
-                    return Err(MetricError::InvalidInput {
-                        metric: m.name().into(),
-                        message: "references do not align with the hypotheses".into(),
-                    });
-                }
-                (0..h.len())
-                    .map(|i| {
-                        let refs: Vec<Vec<String>> = r.iter().map(|s| vec![s[i].clone()]).collect();
-                        m.corpus_score(std::slice::from_ref(&h[i]), &refs)
-                            .map(|s| s.score)
-                    })
-                    .collect()
+                m.segment_corpus_scores(h, r)
             })
         })?
         .map_err(Stop::into_py)?;

@@ -129,6 +129,16 @@ impl TextMetric for Bleu {
             sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0
         })
     }
+    fn segment_corpus_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        per_segment("bleu", hyps, refs, |h, r| {
+            self.corpus
+                .score_from_stats(&self.corpus.segment_stats(h, r))
+        })
+    }
     fn sentence_details(
         &self,
         hyps: &[String],
@@ -217,6 +227,15 @@ impl TextMetric for ChrfMetric {
     ) -> Result<Vec<f64>, MetricError> {
         per_segment(self.name, hyps, refs, |h, r| {
             self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
+        })
+    }
+    fn segment_corpus_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        per_segment(self.name, hyps, refs, |h, r| {
+            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r))
         })
     }
     fn sentence_details(
@@ -540,6 +559,15 @@ impl TextMetric for TerMetric {
     ) -> Result<Vec<f64>, MetricError> {
         per_segment("ter", hyps, refs, |h, r| {
             self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
+        })
+    }
+    fn segment_corpus_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        per_segment("ter", hyps, refs, |h, r| {
+            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r))
         })
     }
     fn sentence_details(

@@ -93,6 +93,39 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
         refs: &[Vec<String>],
     ) -> Result<MetricScore, MetricError>;
 
+    /// Each hypothesis scored as a corpus of one, on [`TextMetric::scale`] and with the
+    /// corpus settings: what sacreBLEU's `sentence_score` (and its `sentence_bleu`,
+    /// `sentence_chrf`, `sentence_ter`) return, where [`TextMetric::sentence_scores`] is the
+    /// CLI's `--sentence` (0-1, BLEU with effective order). The default calls
+    /// [`TextMetric::corpus_score`] per hypothesis; BLEU, chrF and TER compute it from their
+    /// segment statistics, the same numbers without a signature per hypothesis.
+    ///
+    /// # Errors
+    /// As [`TextMetric::sentence_scores`].
+    fn segment_corpus_scores(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+    ) -> Result<Vec<f64>, MetricError> {
+        if refs.iter().any(|r| r.len() != hyps.len())
+            || (refs.is_empty() && self.needs_references())
+        {
+            // The metric's own message for misaligned or missing references.
+            self.sentence_scores(hyps, refs)?;
+            return Err(MetricError::input(
+                self.name(),
+                "reference lists are not aligned with the hypotheses",
+            ));
+        }
+        (0..hyps.len())
+            .map(|i| {
+                let one: Vec<Vec<String>> = refs.iter().map(|r| vec![r[i].clone()]).collect();
+                self.corpus_score(std::slice::from_ref(&hyps[i]), &one)
+                    .map(|s| s.score)
+            })
+            .collect()
+    }
+
     /// One object per hypothesis: `score` (as [`TextMetric::sentence_scores`]) and the
     /// statistics under the reference tool's names: sacreBLEU's BLEU `counts`, `totals`,
     /// `precisions` (0-100), `bp`, `ratio`, `sys_len`, `ref_len`; chrF's `stats`; ROUGE's

@@ -22,4 +22,5 @@ mod wordnet_validation;
 mod shared_data {
     mod formality_repro;
 }
+mod segment_scores;
 mod text_no_panic;
