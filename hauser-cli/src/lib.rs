@@ -48,6 +48,10 @@ pub mod progress;
 pub mod rerank;
 pub mod rerank_metric;
 pub mod run_files;
+pub mod sacrebleu_args;
+pub mod sacrebleu_cli;
+pub mod sacrebleu_format;
+pub mod sacrebleu_score;
 pub mod score;
 #[cfg(test)]
 mod test_support;

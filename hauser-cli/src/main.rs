@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use hauser_cli::{
     classify, embed, extract, files, formality, kb, meta_eval, metric, narratives, newsmet, rerank,
-    score,
+    sacrebleu_cli, score,
 };
 
 #[derive(Debug, Parser)]
@@ -48,12 +48,19 @@ enum Command {
     /// Rank the candidates of each source by a reference-free metric, or by minimum Bayes risk
     /// with any reference-based metric as the utility (JSONL out, one record per candidate).
     Rerank(Box<rerank::RerankArgs>),
+    /// sacreBLEU 2.4.3's command line, output byte for byte (BLEU, chrF, TER; significance
+    /// tests); `hauser sacrebleu --help` lists its options.
+    Sacrebleu(sacrebleu_cli::SacrebleuArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(
         std::env::args_os().collect(),
     ));
+    if let Command::Sacrebleu(args) = &cli.command {
+        // sacreBLEU's own exit statuses (1, 2, 17) and error lines, not hauser's.
+        return sacrebleu_cli::main(args);
+    }
     let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
         eprintln!("hauser: error: {e}");
@@ -82,6 +89,7 @@ fn main() -> ExitCode {
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }
+        Command::Sacrebleu(_) => Ok(true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
