@@ -614,6 +614,12 @@ impl Ctx<'_> {
             out.push(b'\n');
             return Ok(());
         }
+        if systems.is_empty() {
+            // sacreBLEU colours the first cell of each column before drawing the table.
+            return Err(Exit::one(
+                "IndexError: no system to tabulate (-i without files)",
+            ));
+        }
         let mut headers = vec!["System".to_string()];
         headers.extend(columns.iter().map(|c| c.0.clone()));
         let rows = (0..systems.len())

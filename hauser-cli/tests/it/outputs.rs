@@ -516,6 +516,10 @@ fn two_stdin_runs() -> Vec<StdinCase> {
         ("newsmet candidates", None),    // --wordnet is a directory
         ("classify", None),
         ("rerank", None), // one input, --input
+        (
+            "sacrebleu",
+            Some((vec!["sacrebleu", "-", "-i", "-"], "a reference and -i")),
+        ),
     ]
 }
 
