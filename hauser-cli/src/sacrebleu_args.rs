@@ -304,6 +304,9 @@ pub fn py_float(s: &str) -> Option<f64> {
     plain.parse::<f64>().ok().map(|v| sign * v)
 }
 
+/// An option word: the option (`None`: unknown), the option string used, an attached value.
+type OptionWord = (Option<usize>, String, Option<String>);
+
 /// How one command-line word is read (argparse's `_parse_optional`).
 enum Word {
     Positional,
@@ -540,7 +543,7 @@ pub fn parse(words: &[String]) -> Parsed {
 
 fn parse_inner(words: &[String]) -> Result<Parsed, String> {
     // Classify every word first, as argparse does: 'O' options, 'A' values, '-' the `--`.
-    let mut kinds: Vec<Option<(Option<usize>, String, Option<String>)>> = Vec::new();
+    let mut kinds: Vec<Option<OptionWord>> = Vec::new();
     let mut after_dashes = false;
     let mut pattern = Vec::new();
     for w in words {
