@@ -9,7 +9,8 @@ folder and compares standard output byte for byte and the exit status (standard 
 sacreBLEU's log and tracebacks: not compared).
 
 Cases where hauser deliberately differs are not recorded here (see docs/DROP-IN.md): test sets
-(no network), `--paired-bs -f json` with chrF (sacreBLEU crashes on NumPy's float32; hauser
+missing from the cache (sacreBLEU downloads them; hauser cannot: exit 2; the cases here point
+SACREBLEU at the small cache of wmt14 en-de written into the fixture folder), `--paired-bs -f json` with chrF (sacreBLEU crashes on NumPy's float32; hauser
 prints valid JSON, checked by the Rust test itself).
 
 Usage (sacreBLEU 2.4.3, tabulate 0.10.0, colorama; e.g. the venv .cache/sacre243):
@@ -85,6 +86,18 @@ FILES = {
     "uni_hyp.txt": "\n".join(UNI_HYP) + "\n",
     "uni_hyp2.txt": "\n".join(reversed(UNI_HYP)) + "\n",
 }
+
+# A sacreBLEU cache holding wmt14 en-de as sacreBLEU leaves it after a download (its processed
+# files: every field of the pair), with small stand-in texts; cases point SACREBLEU at it.
+CACHE = {
+    "sacrebleu_cache/wmt14/wmt14.en-de.src": "\n".join(SYS_B) + "\n",
+    "sacrebleu_cache/wmt14/wmt14.en-de.ref": "\n".join(REF) + "\n",
+    "sacrebleu_cache/wmt14/wmt14.en-de.docid": "d1\nd1\nd2\nd2\nd3\nd3\n",
+    "sacrebleu_cache/wmt14/wmt14.en-de.genre": "news\n" * 6,
+    "sacrebleu_cache/wmt14/wmt14.en-de.origlang": "en\nen\nde\nde\nen\nen\n",
+}
+FILES.update(CACHE)
+WMT14 = {"SACREBLEU": "sacrebleu_cache"}
 
 STDIN_ONE = "\n".join(SYS_A) + "\n"
 STDIN_TWO = "\n".join(f"{a}\t{b}" for a, b in zip(SYS_A, SYS_B)) + "\n"
@@ -216,6 +229,23 @@ CASES = [
     ("detail_score_only", ["ref.txt", "-i", "a.txt", "-d", "-b"], None, {}),
     ("paired_ter_latex_short", ["ref.txt", *ABC, "-m", "ter", "--paired-bs", "-pbsn", "100", "-f", "latex", "--short"], None, {}),
     ("help_abbreviated", ["--he"], None, {}),
+    ("testset_json", ["-t", "wmt14", "-l", "en-de", "-i", "a.txt"], None, WMT14),
+    ("testset_three_metrics_text", ["-t", "wmt14", "-l", "en-de", "-i", "a.txt", "b.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], None, WMT14),
+    ("testset_stdin_sl", ["-t", "wmt14", "-l", "en-de", "-sl", "-m", "chrf"], STDIN_ONE, WMT14),
+    ("testset_paired", ["-t", "wmt14", "-l", "en-de", *ABC, "--paired-bs", "-f", "text"], None, WMT14),
+    ("testset_concatenated_mismatch", ["-t", "wmt14,wmt14", "-l", "en-de", "-i", "a.txt"], None, WMT14),
+    ("testset_echo_src", ["-t", "wmt14", "-l", "en-de", "--echo", "src"], None, WMT14),
+    ("testset_echo_fields", ["-t", "wmt14", "-l", "en-de", "--echo", "ref", "src", "origlang"], None, WMT14),
+    ("testset_echo_all", ["-t", "wmt14", "-l", "en-de", "--echo", "all"], None, WMT14),
+    ("testset_echo_all_and_more", ["-t", "wmt14", "-l", "en-de", "--echo", "all", "src"], None, WMT14),
+    ("testset_echo_unknown_field", ["-t", "wmt14", "-l", "en-de", "--echo", "nope"], None, WMT14),
+    ("testset_download_cached", ["--download", "wmt14", "-l", "en-de"], None, WMT14),
+    ("testset_unknown", ["-t", "nope", "-i", "a.txt"], None, WMT14),
+    ("testset_unknown_pair", ["-t", "wmt14", "-l", "en-xx", "-i", "a.txt"], None, WMT14),
+    ("testset_without_langpair", ["-t", "wmt14", "-i", "a.txt"], None, WMT14),
+    ("testset_and_refs", ["ref.txt", "-t", "wmt14", "-l", "en-de", "-i", "a.txt"], None, WMT14),
+    ("testset_num_refs", ["-t", "wmt14", "-l", "en-de", "-nr", "2", "-i", "a.txt"], None, WMT14),
+    ("citation_unknown_testset", ["--citation", "-t", "nope"], None, {}),
     ("version", ["--version"], None, {}),
     ("version_short", ["-V"], None, {}),
     ("help", ["--help"], None, {}),
@@ -241,6 +271,7 @@ def run(argv, stdin, env_extra):
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, text in FILES.items():
+        os.makedirs(os.path.dirname(os.path.join(OUT, name)), exist_ok=True)
         with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
     cases = []

@@ -52,6 +52,7 @@ pub mod sacrebleu_args;
 pub mod sacrebleu_cli;
 pub mod sacrebleu_format;
 pub mod sacrebleu_score;
+pub mod sacrebleu_testsets;
 pub mod score;
 #[cfg(test)]
 mod test_support;

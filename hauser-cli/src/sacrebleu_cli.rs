@@ -5,9 +5,10 @@
 //! ([`crate::sacrebleu_format`]), with the metrics of figlang-metrics
 //! ([`crate::sacrebleu_score`]).
 //!
-//! Differences, all documented in docs/DROP-IN.md: test sets (`-t`, `--list`, `--echo`,
-//! `--download`, `--citation` with `-t`) are refused with exit status 2 (there is no network and
-//! no test-set registry here); the MeCab and SentencePiece tokenizers likewise; `--paired-bs -f
+//! Differences, all documented in docs/DROP-IN.md: test sets (`-t`, `--echo`, `--download`) are
+//! read from sacreBLEU's cache ([`crate::sacrebleu_testsets`]) and refused with exit status 2
+//! when it lacks them (there is no network), `--list` and `--citation` likewise; the MeCab and
+//! SentencePiece tokenizers too; `--paired-bs -f
 //! json` prints valid JSON where sacreBLEU crashes on NumPy's float32; a UTF-8 byte-order mark
 //! is dropped, as by every hauser command.
 
@@ -24,6 +25,7 @@ use crate::files;
 use crate::sacrebleu_args::{self, Parsed, SacreArgs, FORMATS};
 use crate::sacrebleu_format::{align_single, dumps, fixed, Json, Table};
 use crate::sacrebleu_score::{Exit, Metric, Score};
+use crate::sacrebleu_testsets::{self as testsets, TestSet};
 
 /// `hauser sacrebleu`'s arguments: sacreBLEU's own, read by [`sacrebleu_args::parse`].
 #[derive(Debug, Clone, Args)]
@@ -75,8 +77,9 @@ fn argparse_error(msg: &str) -> Exit {
 
 fn no_test_sets(what: &str) -> Exit {
     Exit::unsupported(format!(
-        "{what}: sacreBLEU's test sets are not available in hauser sacrebleu (no network, no \
-         test-set registry); give the references as files instead"
+        "{what}: not available in hauser sacrebleu, which reads sacreBLEU's test sets from its \
+         cache but has neither the network nor sacreBLEU's registry texts and raw files; give \
+         the references as files instead"
     ))
 }
 
@@ -100,8 +103,8 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
         }
     }
     let paired = a.paired_bs || a.paired_ar;
-    if a.download.is_some() {
-        return Err(no_test_sets("--download"));
+    if let Some(name) = &a.download {
+        return download(name, a.langpair.as_deref());
     }
     if a.list {
         return Err(no_test_sets("--list"));
@@ -112,9 +115,13 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
         ));
     }
     if a.citation {
-        if a.test_set.is_none() {
+        let Some(t) = &a.test_set else {
             return Err(Exit::one("I need a test set (-t)."));
+        };
+        if let Some(unknown) = t.split(',').find(|n| testsets::lookup(n).is_none()) {
+            return Err(Exit::one(format!("KeyError: {unknown:?}")));
         }
+        // The BibTeX entries are sacreBLEU's registry text, which is not carried here.
         return Err(no_test_sets("--citation"));
     }
     if a.num_refs != 1 && (a.test_set.is_some() || a.refs.len() > 1) {
@@ -124,19 +131,30 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
              and you cannot then provide multiple reference files.",
         ));
     }
-    if a.test_set.is_some() {
-        return Err(no_test_sets("-t/--test-set"));
+    let sets = match &a.test_set {
+        Some(t) => testsets::check(t, a.langpair.as_deref(), !a.refs.is_empty())?,
+        None if a.refs.is_empty() => {
+            return Err(Exit::one(
+                "If manual references given, make sure to provide them before the -i/--input argument to avoid confusion.\n\
+                 Otherwise, I need a predefined test set (-t).",
+            ))
+        }
+        None => Vec::new(),
+    };
+    if let Some(fields) = &a.echo {
+        let Some(lp) = a.langpair.as_deref().filter(|_| !sets.is_empty()) else {
+            return Err(Exit::one(
+                "--echo requires a test set (--t) and a language pair (-l)",
+            ));
+        };
+        if a.origlang.is_some() || a.subset.is_some() {
+            return Err(no_test_sets("--origlang/--subset"));
+        }
+        return echo(&sets, lp, fields, out);
     }
-    if a.refs.is_empty() {
-        return Err(Exit::one(
-            "If manual references given, make sure to provide them before the -i/--input argument to avoid confusion.\n\
-             Otherwise, I need a predefined test set (-t).",
-        ));
-    }
-    if a.echo.is_some() {
-        return Err(Exit::one(
-            "--echo requires a test set (--t) and a language pair (-l)",
-        ));
+    if !sets.is_empty() && (a.origlang.is_some() || a.subset.is_some() || a.detail) {
+        // The document annotations live in the raw XML/SGML files, which are not read here.
+        return Err(no_test_sets("--origlang/--subset/--detail with -t"));
     }
     let trg_lang = match &a.langpair {
         Some(lp) => match lp.split('-').nth(1) {
@@ -159,7 +177,11 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
     }
     files::check_single_stdin(&stdin_users).map_err(|e| Exit::unsupported(e.to_string()))?;
 
-    let streams = read_refs(&a, encoding)?;
+    let streams = if sets.is_empty() {
+        read_refs(&a, encoding)?
+    } else {
+        testset_refs(&sets, a.langpair.as_deref().unwrap_or_default(), encoding)?
+    };
     let (systems, names) = read_systems(&a, encoding, paired, stdin_hyps)?;
     check_modes(&a, paired, systems.len())?;
     if a.origlang.is_some() || a.subset.is_some() {
@@ -233,6 +255,108 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
         };
         ctx.multi(&metrics, &order, &systems, &names, paired, out)
     }
+}
+
+/// `--download NAME`: nothing to do when sacreBLEU's cache has the set (the pair of `-l`, or
+/// every pair); refused otherwise, as nothing can be downloaded.
+fn download(name: &str, langpair: Option<&str>) -> Result<(), Exit> {
+    let Some(set) = testsets::lookup(name) else {
+        return Err(Exit::one(format!("Exception: No such test set {name}")));
+    };
+    let pairs: Vec<&str> = match langpair {
+        Some(lp) => vec![lp],
+        None => set.pairs.iter().map(|p| p.langpair).collect(),
+    };
+    for lp in pairs {
+        if set.pair(lp).is_none() {
+            return Err(Exit::one(format!(
+                "Exception: No such language pair {name}/{lp}"
+            )));
+        }
+        set.ready(lp)?;
+    }
+    Ok(())
+}
+
+/// `--echo FIELD...`: the fields of the test sets from the cache, tab-separated, line by line.
+fn echo(sets: &[TestSet], lp: &str, fields: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
+    for set in sets {
+        set.ready(lp)?;
+        let known: Vec<&str> = set.pair(lp).map(|p| p.fields.clone()).unwrap_or_default();
+        let mut wanted: Vec<&str> = fields.iter().map(String::as_str).collect();
+        if wanted.contains(&"all") {
+            if wanted.len() != 1 {
+                return Err(Exit::one("Cannot use --echo all with other fields"));
+            }
+            if known.is_empty() {
+                // The WMT XML sets name their fields in the raw files, which are not read here.
+                return Err(no_test_sets("--echo all (a WMT XML test set)"));
+            }
+            wanted.clone_from(&known);
+        }
+        let mut columns = Vec::new();
+        for field in wanted {
+            let mut f = field;
+            // sacreBLEU's backwards compatibility: `ref` is the first reference field when the
+            // set has no plain `ref` field.
+            if f == "ref" && !known.contains(&"ref") && !set.path(lp, "ref").is_file() {
+                let refs = if known.is_empty() {
+                    set.refs(lp).unwrap_or_default().to_vec()
+                } else {
+                    known
+                        .iter()
+                        .copied()
+                        .filter(|k| k.starts_with("ref"))
+                        .collect()
+                };
+                f = refs.into_iter().min().unwrap_or("ref");
+            }
+            let path = set.path(lp, f);
+            let exists = if known.is_empty() {
+                path.is_file()
+            } else {
+                known.contains(&f)
+            };
+            if !exists {
+                return Err(Exit::one(format!(
+                    "No such field {field} in test set {} for language pair {lp}.",
+                    set.name
+                )));
+            }
+            columns.push(read_lines(&path.to_string_lossy(), Encoding::Utf8, false)?);
+        }
+        let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+        for i in 0..n {
+            let row: Vec<&str> = columns.iter().map(|c| py_rstrip(&c[i])).collect();
+            out.extend_from_slice(row.join("\t").as_bytes());
+            out.push(b'\n');
+        }
+    }
+    Ok(())
+}
+
+/// The reference streams of the test sets (concatenated, in order) from the cache.
+fn testset_refs(sets: &[TestSet], lp: &str, encoding: Encoding) -> Result<Vec<Vec<String>>, Exit> {
+    let width = sets
+        .first()
+        .and_then(|s| s.refs(lp))
+        .map_or(1, |r| r.len().max(1));
+    let mut streams: Vec<Vec<String>> = vec![Vec::new(); width];
+    for set in sets {
+        set.ready(lp)?;
+        for (k, field) in set.refs(lp).unwrap_or_default().iter().enumerate() {
+            let path = set.cached(lp, field)?;
+            let lines = read_lines(&path.to_string_lossy(), encoding, false)?;
+            let Some(stream) = streams.get_mut(k) else {
+                return Err(Exit::one(format!(
+                    "IndexError: {} has more references than the first test set",
+                    set.name
+                )));
+            };
+            stream.extend(lines.iter().map(|l| py_rstrip(l).to_string()));
+        }
+    }
+    Ok(streams)
 }
 
 /// The refusals that depend on how many systems were read.

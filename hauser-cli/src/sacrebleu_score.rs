@@ -176,7 +176,9 @@ impl Metric {
                 if chrf.char_order + chrf.word_order == 0 {
                     return Err(Exit::one("chrF: the character and word orders are both 0"));
                 }
-                chrf.beta = args.chrf_beta as f64;
+                // chrF weighs recall by beta squared: sacreBLEU takes any integer, and a negative
+                // beta scores as its absolute value (which the library's options ask for).
+                chrf.beta = args.chrf_beta.unsigned_abs() as f64;
                 chrf.lowercase = args.chrf_lowercase;
                 chrf.whitespace = args.chrf_whitespace;
                 chrf.eps_smoothing = args.chrf_eps_smoothing;
@@ -243,7 +245,18 @@ impl Metric {
         let (score, verbose) = match self.kind {
             Kind::Bleu => {
                 let d = self.bleu.details(&self.bleu.corpus_stats(hyps, refs));
-                (d.score, Some(d.verbose()))
+                // sacreBLEU's `verbose_score`, with Python's spelling of NaN and infinities
+                // (an infinite add-k value makes the precisions NaN).
+                let p: Vec<String> = d.precisions.iter().map(|p| fixed(*p, 1)).collect();
+                let verbose = format!(
+                    "{} (BP = {} ratio = {} hyp_len = {} ref_len = {})",
+                    p.join("/"),
+                    fixed(d.bp, 3),
+                    fixed(d.ratio, 3),
+                    d.sys_len,
+                    d.ref_len
+                );
+                (d.score, Some(verbose))
             }
             Kind::Chrf => (
                 self.chrf

@@ -105,28 +105,33 @@ fn paired_bootstrap_json_with_chrf_is_valid_json() {
     assert!(rows[1]["TER"]["mean"].as_f64().unwrap() > 0.0);
 }
 
-/// Test sets need the network or a registry: refused with exit status 2 and a message.
+/// Test sets are read from sacreBLEU's cache only: one it lacks, the test-set list and the
+/// citations are refused with exit status 2 and a message.
 #[test]
-fn test_sets_are_refused_clearly() {
-    for args in [
-        vec!["-t", "wmt14", "-l", "en-de", "-i", "a.txt"],
-        vec!["--list"],
-        vec!["--download", "wmt14"],
-        vec!["-t", "wmt14", "--citation"],
+fn test_sets_missing_from_the_cache_are_refused_clearly() {
+    for (args, says) in [
+        (
+            vec!["-t", "wmt14", "-l", "de-en", "-i", "a.txt"],
+            "not in sacreBLEU's cache",
+        ),
+        (
+            vec!["-t", "wmt22", "-l", "en-de", "--echo", "src"],
+            "not in sacreBLEU's cache",
+        ),
+        (vec!["--download", "wmt14"], "not in sacreBLEU's cache"),
+        (vec!["--list"], "not available"),
+        (vec!["-t", "wmt14", "--citation"], "not available"),
     ] {
-        let mut cmd = hauser();
-        let out = cmd
+        let out = hauser()
             .arg("sacrebleu")
             .args(&args)
             .current_dir(fixture_dir())
+            .env("SACREBLEU", "sacrebleu_cache")
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("test sets are not available"),
-            "{args:?}: {err}"
-        );
+        assert!(err.contains(says), "{args:?}: {err}");
         assert!(out.stdout.is_empty());
     }
 }
