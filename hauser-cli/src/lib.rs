@@ -51,6 +51,7 @@ pub mod run_files;
 pub mod sacrebleu_args;
 pub mod sacrebleu_cli;
 pub mod sacrebleu_format;
+pub mod sacrebleu_input;
 pub mod sacrebleu_score;
 pub mod sacrebleu_testsets;
 pub mod score;

@@ -122,6 +122,15 @@ impl TestSet {
     }
 }
 
+/// The refusal (exit 2) of what needs sacreBLEU's network, registry texts or raw files.
+pub fn unavailable(what: &str) -> Exit {
+    Exit::unsupported(format!(
+        "{what}: not available in hauser sacrebleu, which reads sacreBLEU's test sets from its \
+         cache but has neither the network nor sacreBLEU's registry texts and raw files; give \
+         the references as files instead"
+    ))
+}
+
 /// The refusal for a test set that is not in the cache.
 pub fn not_cached(name: &str, langpair: &str, path: &std::path::Path) -> Exit {
     Exit::unsupported(format!(
