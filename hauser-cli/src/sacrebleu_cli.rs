@@ -23,7 +23,7 @@ use figlang_metrics::text::significance::{sacrebleu_seed, Resampling};
 
 use crate::files;
 use crate::sacrebleu_args::{self, Parsed, SacreArgs, FORMATS};
-use crate::sacrebleu_format::{align_single, dumps, fixed, Json, Table};
+use crate::sacrebleu_format::{align_single, dumps, fixed, paint, paint_confidence, Json, Table};
 use crate::sacrebleu_input::{download, echo, read_refs, read_systems, testset_refs, Encoding};
 use crate::sacrebleu_score::{Exit, Metric, Score};
 use crate::sacrebleu_testsets::{self as testsets, unavailable as no_test_sets};
@@ -95,6 +95,20 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
             a.format = f;
         }
     }
+    // sacreBLEU colours through colorama, which writes colours to terminals only, and whose
+    // exit handler then resets the terminal's style, whatever the outcome.
+    let color = !a.no_color
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let result = run_parsed(a, color, out);
+    if color {
+        out.extend_from_slice(b"\x1b[0m");
+    }
+    result
+}
+
+/// sacreBLEU's `main()` after its arguments were read.
+fn run_parsed(mut a: SacreArgs, color: bool, out: &mut Vec<u8>) -> Result<(), Exit> {
     let paired = a.paired_bs || a.paired_ar;
     if let Some(name) = &a.download {
         return download(name, a.langpair.as_deref());
@@ -230,6 +244,7 @@ pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
     };
     let ctx = Ctx {
         a: &a,
+        color,
         width,
         streams: &streams,
         per_hyp: &per_hyp,
@@ -288,6 +303,8 @@ fn check_modes(a: &SacreArgs, paired: bool, n_sys: usize) -> Result<(), Exit> {
 /// What the corpus-level outputs share.
 struct Ctx<'a> {
     a: &'a SacreArgs,
+    /// Colours on (a terminal).
+    color: bool,
     width: usize,
     streams: &'a [Vec<String>],
     per_hyp: &'a [Vec<String>],
@@ -336,6 +353,11 @@ impl Ctx<'_> {
                 format!("{}\n", results.join(""))
             }
         } else {
+            if results.first().is_some_and(|r| r.contains('μ')) {
+                for r in &mut results {
+                    *r = paint_confidence(r, self.color);
+                }
+            }
             align_single(&results)
         };
         out.extend_from_slice(text.as_bytes());
@@ -409,9 +431,13 @@ impl Ctx<'_> {
                     }
                     if let Some(p) = res.p_value {
                         s.push(if multiline { '\n' } else { ' ' });
-                        s.push_str(&format!("(p = {})", fixed(p, 4)));
-                        // sacreBLEU stars every p-value that is not above 0.05 (NaN included).
-                        if p.partial_cmp(&0.05) != Some(std::cmp::Ordering::Greater) {
+                        let text = format!("(p = {})", fixed(p, 4));
+                        // sacreBLEU stars every p-value that is not above 0.05 (NaN included)
+                        // and paints the others red.
+                        if p > 0.05 {
+                            s.push_str(&paint(&text, "red", self.color));
+                        } else {
+                            s.push_str(&text);
                             s.push('*');
                         }
                     }
@@ -458,15 +484,24 @@ impl Ctx<'_> {
                 "IndexError: no system to tabulate (-i without files)",
             ));
         }
-        let mut headers = vec!["System".to_string()];
-        headers.extend(columns.iter().map(|c| c.0.clone()));
-        let rows = (0..systems.len())
+        let c = self.color;
+        let mut headers = vec![paint("System", "cyan", c)];
+        headers.extend(columns.iter().map(|col| paint(&col.0, "cyan", c)));
+        let mut rows: Vec<Vec<String>> = (0..systems.len())
             .map(|s| {
                 let mut row = vec![names[s].clone()];
-                row.extend(columns.iter().map(|c| c.1[s].clone()));
+                row.extend(columns.iter().map(|col| col.1[s].clone()));
                 row
             })
             .collect();
+        // The baseline's row is yellow (sacreBLEU: every column from the first whose first
+        // cell starts with `Baseline:`).
+        let from = (0..headers.len()).find(|&k| rows[0][k].starts_with("Baseline:"));
+        if let Some(from) = from {
+            for cell in rows[0].iter_mut().skip(from) {
+                *cell = paint(cell, "yellow", c);
+            }
+        }
         let table = Table { headers, rows };
         let text = if a.format == "latex" {
             table.latex_booktabs()
@@ -476,7 +511,7 @@ impl Ctx<'_> {
         out.extend_from_slice(text.as_bytes());
         out.push(b'\n');
         if paired {
-            out.extend_from_slice(paired_explanation(a, names).as_bytes());
+            out.extend_from_slice(paired_explanation(a, names, c).as_bytes());
         }
         let mut tail = String::from("-----------------\nMetric signatures\n-----------------\n");
         for (name, sig) in &sigs {
@@ -488,7 +523,7 @@ impl Ctx<'_> {
 }
 
 /// The text sacreBLEU prints under a paired test's table.
-fn paired_explanation(a: &SacreArgs, names: &[String]) -> String {
+fn paired_explanation(a: &SacreArgs, names: &[String], color: bool) -> String {
     let (test, n, unit) = if a.paired_bs {
         ("bootstrap resampling", a.paired_bs_n, "resampling trials")
     } else {
@@ -502,25 +537,30 @@ fn paired_explanation(a: &SacreArgs, names: &[String]) -> String {
     let msg = format!("Paired {test} test with {n} {unit}");
     let rule = "-".repeat(msg.chars().count());
     let mut s = format!("{rule}\n{msg}\n{rule}\n");
+    let bline = paint("baseline", "yellow", color);
+    let null = paint("Null hypothesis", "green", color);
+    let null_lc = null.to_lowercase();
     s.push_str(&format!(
-        " - Each system is pairwise compared to {baseline}.\n"
+        " - Each system is pairwise compared to {}.\n",
+        paint(&baseline, "yellow", color)
     ));
     if a.paired_bs {
         s.push_str("   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric.\n");
     } else {
         s.push_str("   Actual system score is provided for each metric.\n");
     }
-    s.push_str(
-        "\n - Null hypothesis: the system and the baseline translations are essentially\n   \
-         generated by the same underlying process. For a given system and the baseline,\n   \
+    s.push_str(&format!(
+        "\n - {null}: the system and the {bline} translations are essentially\n   \
+         generated by the same underlying process. For a given system and the {bline},\n   \
          the p-value is roughly the probability of the absolute score difference (delta)\n   \
-         or higher occurring due to chance, under the assumption that the null hypothesis is correct.\n\n \
-         - Assuming a significance threshold of 0.05, the null hypothesis can be rejected\n   \
+         or higher occurring due to chance, under the assumption that the {null_lc} is correct.\n\n \
+         - Assuming a significance threshold of 0.05, the {null_lc} can be rejected\n   \
          for p-values < 0.05 (marked with \"*\"). This means that the delta is unlikely to be attributed\n   \
-         to chance, hence the system is significantly \"different\" than the baseline.\n   \
-         Otherwise, the p-values are highlighted in red.\n\n \
-         - NOTE: Significance does not tell whether a system is \"better\" than the baseline but rather\n   \
+         to chance, hence the system is significantly \"different\" than the {bline}.\n   \
+         Otherwise, the p-values are {}.\n\n \
+         - NOTE: Significance does not tell whether a system is \"better\" than the {bline} but rather\n   \
          emphasizes the \"difference\" of the systems in terms of the replicability of the delta.\n\n",
-    );
+        paint("highlighted in red", "red", color)
+    ));
     s
 }

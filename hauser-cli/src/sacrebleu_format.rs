@@ -187,8 +187,71 @@ fn py_strip(s: &str) -> &str {
     s.trim_matches(hauser_core::tokenize::is_python_space)
 }
 
+/// sacreBLEU's `Color.format`: `s` in a colorama colour (`yellow`, `cyan`, `red`, `green`)
+/// then reset, when `on` (standard output is a terminal, no `--no-color`, no `NO_COLOR`).
+pub fn paint(s: &str, color: &str, on: bool) -> String {
+    let code = match color {
+        "red" => 31,
+        "green" => 32,
+        "yellow" => 33,
+        _ => 36,
+    };
+    if on {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+/// The visible width: code points, without the colour sequences (as tabulate measures).
 fn width(s: &str) -> usize {
-    s.chars().count()
+    let mut n = 0;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// sacreBLEU's colouring of the confidence intervals of `-f text` (`(μ = 1.0 ± 0.5)` in cyan).
+pub fn paint_confidence(line: &str, on: bool) -> String {
+    if !on {
+        return line.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("(μ = ") {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let matched = tail.find(')').filter(|&end| {
+            let inner = &tail["(μ = ".len()..end];
+            let number =
+                |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit() || c == '.');
+            inner
+                .split_once(" ± ")
+                .is_some_and(|(m, c)| number(m) && number(c))
+        });
+        match matched {
+            Some(end) => {
+                out.push_str(&paint(&tail[..=end], "cyan", true));
+                rest = &tail[end + 1..];
+            }
+            None => {
+                out.push_str(&tail[..1]);
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `"{:^w}"`: the extra space of an odd difference goes right.
