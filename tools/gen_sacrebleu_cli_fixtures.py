@@ -69,6 +69,26 @@ SYS_C = [
 UNI_REF = ["Größe & Maß — „ja“ 100%", "東京は晴れです。", "naïve café <b>", "Ελληνικά κείμενα εδώ"]
 UNI_HYP = ["Grösse & Mass — ja 100 %", "東京は雨です。", "naive cafe <b>", "Ελληνικά κείμενο εδώ"]
 
+def corpus(n=120, seed=3):
+    """A larger pseudo-corpus: references and systems that are noisier copies of them, so that
+    the resampling tests see many segments and every metric a spread of scores."""
+    import random
+
+    rng = random.Random(seed)
+    words = ("the a cat dog sat on mat quick brown fox jumps over lazy hello world this is test we "
+             "went to market yesterday it rains in London today committee approved new budget Monday "
+             ", . ! ? 's don't 3.5 $100 über café").split()
+    refs = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 25))) for _ in range(n)]
+
+    def noisy(r, p):
+        return " ".join(w if rng.random() > p else rng.choice(words) for w in r.split())
+
+    out = {"big_ref.txt": refs, "big_ref2.txt": [noisy(r, 0.3) for r in refs]}
+    for name, p in [("big_a.txt", 0.3), ("big_b.txt", 0.35), ("big_c.txt", 0.6), ("big_d.txt", 0.31)]:
+        out[name] = [noisy(r, p) for r in refs]
+    return {k: "\n".join(v) + "\n" for k, v in out.items()}
+
+
 FILES = {
     "ref.txt": "\n".join(REF) + "\n",
     "ref2.txt": "\n".join(REF2) + "\n",
@@ -85,7 +105,12 @@ FILES = {
     "uni_ref.txt": "\n".join(UNI_REF) + "\n",
     "uni_hyp.txt": "\n".join(UNI_HYP) + "\n",
     "uni_hyp2.txt": "\n".join(reversed(UNI_HYP)) + "\n",
+    "blank6.txt": "\n" * 6,
+    "odd_ref.txt": "The cat sat\n\nsomething\nHello world\n",
+    "odd_hyp.txt": "The cat\n\n  \nHello world\u00a0\n",
+    "midcr.txt": "The cat\r sat on the mat.\nx\ny\nz\nw\nv\n",
 }
+FILES.update(corpus())
 
 # A sacreBLEU cache holding wmt14 en-de as sacreBLEU leaves it after a download (its processed
 # files: every field of the pair), with small stand-in texts; cases point SACREBLEU at it.
@@ -102,6 +127,7 @@ WMT14 = {"SACREBLEU": "sacrebleu_cache"}
 STDIN_ONE = "\n".join(SYS_A) + "\n"
 STDIN_TWO = "\n".join(f"{a}\t{b}" for a, b in zip(SYS_A, SYS_B)) + "\n"
 STDIN_THREE = "\n".join(f"{a}\t{b}\t{c}" for a, b, c in zip(SYS_A, SYS_B, SYS_C)) + "\n"
+STDIN_CR = "\r".join(SYS_A) + "\r"
 STDIN_BAD = "\n".join(f"{a}\t{b}" for a, b in zip(SYS_A, SYS_B)) + "\nonly one field\n"
 
 ABC = ["-i", "a.txt", "b.txt", "c_sys.txt"]
@@ -246,6 +272,36 @@ CASES = [
     ("testset_and_refs", ["ref.txt", "-t", "wmt14", "-l", "en-de", "-i", "a.txt"], None, WMT14),
     ("testset_num_refs", ["-t", "wmt14", "-l", "en-de", "-nr", "2", "-i", "a.txt"], None, WMT14),
     ("citation_unknown_testset", ["--citation", "-t", "nope"], None, {}),
+    ("seed_with_spaces_confidence", ["ref.txt", "-i", "a.txt", "--confidence", "-m", "bleu", "chrf", "-f", "text"], None, {"SACREBLEU_SEED": "42 "}),
+    ("seed_plus_sign_paired_ar", ["ref.txt", "-i", "a.txt", "b.txt", "--paired-ar", "-m", "ter", "-parn", "300", "-f", "text"], None, {"SACREBLEU_SEED": "+7"}),
+    ("seed_underscores_json", ["ref.txt", "-i", "a.txt", "--confidence"], None, {"SACREBLEU_SEED": "1_000"}),
+    ("seed_invalid", ["ref.txt", "-i", "a.txt", "--confidence"], None, {"SACREBLEU_SEED": "abc"}),
+    ("seed_negative_paired", ["ref.txt", "-i", "a.txt", "b.txt", "--paired-bs"], None, {"SACREBLEU_SEED": "-5"}),
+    ("attached_metric", ["ref.txt", "-i", "a.txt", "-mchrf"], None, {}),
+    ("attached_short_option_is_test_set", ["ref.txt", "-i", "a.txt", "-tokintl", "-f=text", "-w=2"], None, {}),
+    ("flag_with_value", ["ref.txt", "-i", "a.txt", "--score-only=1"], None, {}),
+    ("int_with_spaces", ["ref.txt", "-i", "a.txt", "-w", " 2 ", "-b"], None, {}),
+    ("float_with_underscores", ["ref.txt", "-i", "a.txt", "-s", "add-k", "-sv", "1_0.5", "-f", "text"], None, {}),
+    ("prefix_ambiguous_short", ["ref.txt", "-i", "a.txt", "-c"], None, {}),
+    ("double_dash", ["-m", "bleu", "--", "ref.txt"], STDIN_ONE, {}),
+    ("blank_hyps", ["ref.txt", "-i", "blank6.txt", "-m", "bleu", "chrf", "ter"], None, {}),
+    ("blank_refs_sl_ter", ["blank6.txt", "-i", "a.txt", "-sl", "-m", "ter"], None, {}),
+    ("blank_both_text", ["blank6.txt", "-i", "blank6.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], None, {}),
+    ("odd_lines_sl_bleu", ["odd_ref.txt", "-i", "odd_hyp.txt", "-sl"], None, {}),
+    ("odd_lines_sl_chrf", ["odd_ref.txt", "-i", "odd_hyp.txt", "-sl", "-m", "chrf"], None, {}),
+    ("carriage_return_inside_line", ["ref.txt", "-i", "midcr.txt", "-m", "bleu", "chrf", "ter"], None, {}),
+    ("stdin_carriage_returns", ["ref.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], STDIN_CR, {}),
+    ("addk_infinite_nan", ["ref.txt", "-i", "a.txt", "-s", "add-k", "-sv", "inf", "-f", "text"], None, {}),
+    ("addk_infinite_nan_json", ["ref.txt", "-i", "a.txt", "-s", "add-k", "-sv", "inf"], None, {}),
+    ("chrf_negative_beta", ["ref.txt", "-i", "a.txt", "-m", "chrf", "--chrf-beta", "-1"], None, {}),
+    ("chrf_orders_zero", ["ref.txt", "-i", "a.txt", "-m", "chrf", "-cc", "0", "-cw", "0"], None, {}),
+    ("ascii_encoding_error", ["uni_ref.txt", "-i", "uni_hyp.txt", "-e", "ascii"], None, {}),
+    ("big_paired_bs_two_refs", ["big_ref.txt", "big_ref2.txt", "-i", "big_a.txt", "big_b.txt", "big_c.txt", "big_d.txt",
+                                "--paired-bs", "-m", "bleu", "chrf", "ter", "-f", "text"], None, {}),
+    ("big_paired_ar_latex", ["big_ref.txt", "-i", "big_a.txt", "big_b.txt", "big_c.txt", "--paired-ar", "-m", "bleu", "chrf", "ter",
+                             "-f", "latex", "-w", "2"], None, {}),
+    ("big_confidence_chrfpp", ["big_ref.txt", "-i", "big_a.txt", "-m", "chrf", "-cw", "2", "--confidence", "-w", "3"], None, {}),
+    ("big_sl_ter_short", ["big_ref.txt", "-i", "big_c.txt", "-sl", "-m", "ter", "--short"], None, {}),
     ("version", ["--version"], None, {}),
     ("version_short", ["-V"], None, {}),
     ("help", ["--help"], None, {}),
