@@ -66,6 +66,14 @@ pub fn fixed(x: f64, width: usize) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "inf" } else { "-inf" }.into();
     }
+    // A double's exact decimal expansion ends within 1074 places, and Rust's formatter takes
+    // precisions up to 65535 only: beyond the expansion, Python's digits are zeros.
+    const EXACT: usize = 1100;
+    if width > EXACT {
+        let mut s = format!("{x:.EXACT$}");
+        s.push_str(&"0".repeat(width - EXACT));
+        return s;
+    }
     format!("{x:.width$}")
 }
 
@@ -430,6 +438,9 @@ mod tests {
         ] {
             assert_eq!(py_float_repr(x), s);
         }
+        let wide = fixed(0.1, 70000);
+        assert_eq!(wide.len(), 70002);
+        assert!(wide.starts_with("0.1000000000000000055511151231257827"));
     }
 
     #[test]

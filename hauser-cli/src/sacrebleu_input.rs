@@ -203,7 +203,10 @@ fn read_lines(path: &str, encoding: Encoding, universal: bool) -> Result<Vec<Str
 /// sacreBLEU's reference streams: one per file, or `-nr` tab-separated ones from one file.
 pub fn read_refs(a: &SacreArgs, encoding: Encoding) -> Result<Vec<Vec<String>>, Exit> {
     let n = usize::try_from(a.num_refs).unwrap_or(0);
-    let mut streams: Vec<Vec<String>> = vec![Vec::new(); a.refs.len().max(n)];
+    // sacreBLEU starts with max(files, -nr) streams; they are made here as lines fill them, so
+    // that a huge -nr costs nothing (a line has that many fields or is refused). An empty
+    // reference file then leaves one empty stream, which fails the same checks as n of them.
+    let mut streams: Vec<Vec<String>> = vec![Vec::new(); a.refs.len().max(1)];
     for (k, path) in a.refs.iter().enumerate() {
         let universal = files::is_stdin(Path::new(path));
         for (lineno, line) in read_lines(path, encoding, universal)?.iter().enumerate() {
@@ -228,6 +231,9 @@ pub fn read_refs(a: &SacreArgs, encoding: Encoding) -> Result<Vec<Vec<String>>, 
                         fields.len()
                     ),
                 });
+            }
+            if streams.len() < fields.len() {
+                streams.resize(fields.len(), Vec::new());
             }
             for (r, f) in fields.iter().enumerate() {
                 streams[r].push((*f).to_string());
