@@ -286,6 +286,16 @@ impl Metric {
             .map_err(|e| Exit::one(e.to_string()))
     }
 
+    /// Refuses a resampling whose index table would not fit in memory (sacreBLEU: a
+    /// `MemoryError`, exit 1), before it is allocated: n samples of every segment, drawn as
+    /// 64-bit integers and kept as 32-bit ones.
+    fn check_resampling(n_samples: usize, n_seg: usize) -> Result<(), Exit> {
+        let count = (n_samples as u64).checked_mul(n_seg as u64);
+        let bytes = count.and_then(|c| hauser_core::limits::bytes_for(c, 12));
+        hauser_core::limits::check_memory("the resampling indices", bytes)
+            .map_err(|e| Exit::one(format!("MemoryError: {e}")))
+    }
+
     /// sacreBLEU's `--confidence`: the bootstrap mean and 95% half-width.
     ///
     /// # Errors
@@ -296,6 +306,7 @@ impl Metric {
         streams: &[Vec<String>],
         r: &Resampling,
     ) -> Result<(f64, f64), Exit> {
+        Self::check_resampling(r.n_samples, hyps.len())?;
         let rows = self.rows(hyps, streams)?;
         let res = self
             .boxed
@@ -317,6 +328,9 @@ impl Metric {
         bootstrap: bool,
         r: &Resampling,
     ) -> Result<Vec<PairedResult>, Exit> {
+        // Bootstrap draws its indices twice where the systems' seed differs from the
+        // baseline's; approximate randomization draws a coin per segment and trial.
+        Self::check_resampling(r.n_samples.saturating_mul(2), baseline.len())?;
         let base = self.rows(baseline, streams)?;
         let others = systems
             .iter()
