@@ -17,6 +17,7 @@ Usage (sacreBLEU 2.4.3, tabulate 0.10.0, colorama; e.g. the venv .cache/sacre243
     .cache/sacre243/bin/python tools/gen_sacrebleu_cli_fixtures.py
 """
 
+import gzip
 import json
 import os
 import subprocess
@@ -302,6 +303,8 @@ CASES = [
                              "-f", "latex", "-w", "2"], None, {}),
     ("big_confidence_chrfpp", ["big_ref.txt", "-i", "big_a.txt", "-m", "chrf", "-cw", "2", "--confidence", "-w", "3"], None, {}),
     ("big_sl_ter_short", ["big_ref.txt", "-i", "big_c.txt", "-sl", "-m", "ter", "--short"], None, {}),
+    ("gzip_inputs", ["ref.txt.gz", "-i", "a.txt.gz", "b.txt", "-m", "bleu", "chrf", "ter", "-f", "text"], None, {}),
+    ("gzip_sl", ["ref.txt.gz", "-i", "a.txt.gz", "-sl", "-m", "chrf"], None, {}),
     ("version", ["--version"], None, {}),
     ("version_short", ["-V"], None, {}),
     ("help", ["--help"], None, {}),
@@ -330,6 +333,12 @@ def main():
         os.makedirs(os.path.dirname(os.path.join(OUT, name)), exist_ok=True)
         with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
+    # Compressed copies (sacreBLEU reads *.gz through gzip); mtime 0 keeps the bytes stable.
+    for name in ["ref.txt", "a.txt"]:
+        with open(os.path.join(OUT, name), "rb") as f:
+            data = f.read()
+        with open(os.path.join(OUT, name + ".gz"), "wb") as f:
+            f.write(gzip.compress(data, mtime=0))
     cases = []
     for name, argv, stdin, env in CASES:
         stdout, code = run(argv, stdin, env)
