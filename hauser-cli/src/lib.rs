@@ -51,6 +51,12 @@ pub mod progress;
 pub mod rerank;
 pub mod rerank_metric;
 pub mod run_files;
+pub mod sacrebleu_args;
+pub mod sacrebleu_cli;
+pub mod sacrebleu_format;
+pub mod sacrebleu_input;
+pub mod sacrebleu_score;
+pub mod sacrebleu_testsets;
 pub mod score;
 #[cfg(test)]
 mod test_support;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use hauser_cli::{
     bert_score_cli, classify, comet_cli, embed, extract, files, formality, kb, meta_eval, metric,
-    narratives, newsmet, rerank, score,
+    narratives, newsmet, rerank, sacrebleu_cli, score,
 };
 
 #[derive(Debug, Parser)]
@@ -58,12 +58,19 @@ enum Command {
     /// bert_score's `bert-score` command (same arguments and printed lines) on local models.
     #[command(name = "bert-score")]
     BertScore(Box<bert_score_cli::BertScoreCliArgs>),
+    /// sacreBLEU 2.4.3's command line, output byte for byte (BLEU, chrF, TER; significance
+    /// tests); `hauser sacrebleu --help` lists its options.
+    Sacrebleu(sacrebleu_cli::SacrebleuArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(
         std::env::args_os().collect(),
     ));
+    if let Command::Sacrebleu(args) = &cli.command {
+        // sacreBLEU's own exit statuses (1, 2, 17) and error lines, not hauser's.
+        return sacrebleu_cli::main(args);
+    }
     let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
         eprintln!("hauser: error: {e}");
@@ -101,6 +108,7 @@ fn main() -> ExitCode {
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }
+        Command::Sacrebleu(_) => Ok(true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

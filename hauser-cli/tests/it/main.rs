@@ -34,6 +34,7 @@ mod outputs;
 mod records;
 mod rerank;
 mod resources;
+mod sacrebleu_cli;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {
     mod formality_command;

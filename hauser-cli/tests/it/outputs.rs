@@ -546,6 +546,10 @@ fn two_stdin_runs() -> Vec<StdinCase> {
             )),
         ),
         ("bert-score", None), // -r and -c name files or are texts, as in bert_score ("-" is a text)
+        (
+            "sacrebleu",
+            Some((vec!["sacrebleu", "-", "-i", "-"], "a reference and -i")),
+        ),
     ]
 }
 
