@@ -1,5 +1,5 @@
-//! Tokenizer loading (tokenizer.json, or vocab.txt, spm.model, or vocab.json + merges.txt) and
-//! truncation.
+//! Tokenizer loading (tokenizer.json, or sentencepiece.bpe.model for XLM-R, vocab.txt,
+//! spm.model, or vocab.json + merges.txt) and truncation.
 
 use tokenizers::models::bpe::BPE;
 use tokenizers::models::wordpiece::WordPiece;
@@ -40,12 +40,16 @@ pub struct TextEncoder {
 }
 
 impl TextEncoder {
-    /// Loads the tokenizer of `source`: `tokenizer.json`, else `vocab.txt` (WordPiece, BERT
-    /// special tokens), else `spm.model` (a SentencePiece unigram model read as the
-    /// `sentencepiece` library encodes, with BERT's template and transformers' DeBERTa v2 /
-    /// BLEURT-20 special tokens, cased unless `do_lower_case`), else `vocab.json` +
-    /// `merges.txt` (byte-level BPE; RoBERTa special tokens when `model_type` is a RoBERTa,
-    /// BERT's for DeBERTa v1, none for GPT-2).
+    /// Loads the tokenizer of `source`: `tokenizer.json`, else for XLM-R models (`model_type`
+    /// in [`XLMR_MODEL_TYPES`]) `sentencepiece.bpe.model` (converted as transformers'
+    /// `XLMRobertaTokenizerFast` converts it, special tokens named by `tokenizer_config.json`
+    /// where it names them), else `vocab.txt` (WordPiece, BERT special tokens), else
+    /// `spm.model` (a SentencePiece unigram model read as the `sentencepiece` library encodes,
+    /// with BERT's template and transformers' DeBERTa v2 / BLEURT-20 special tokens, cased
+    /// unless `do_lower_case`), else `vocab.json` + `merges.txt` (byte-level BPE; RoBERTa
+    /// special tokens when `model_type` is a RoBERTa, BERT's for DeBERTa v1, none for GPT-2).
+    /// A `sentencepiece.bpe.model` is refused, naming it, when a model of another type has no
+    /// other tokenizer file.
     ///
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
@@ -58,16 +62,18 @@ impl TextEncoder {
             return Self::load_t5(source, max_len);
         }
         let specials = Kind::of(model_type).map_or(BpeSpecials::None, |k| k.spec().bpe_specials);
-        Self::load_with(source, specials, max_len)
+        Self::load_with(source, model_type, specials, max_len)
     }
 
     /// [`Self::load`] with the special tokens a `vocab.json` + `merges.txt` tokenizer gets
     /// (the architecture's default).
     pub(crate) fn load_with(
         source: &ModelSource,
+        model_type: &str,
         specials: BpeSpecials,
         max_len: usize,
     ) -> Result<Self> {
+        let xlmr = XLMR_MODEL_TYPES.contains(&model_type);
         let model = source.name();
         let err = |message: String| NliError::Tokenizer {
             model: model.clone(),
@@ -76,6 +82,13 @@ impl TextEncoder {
         let (tokenizer, origin) = if let Some(p) = source.optional("tokenizer.json")? {
             let t = Tokenizer::from_file(&p).map_err(|e| err(format!("{}: {e}", p.display())))?;
             (t, "tokenizer.json")
+        } else if let Some(p) = xlmr
+            .then(|| source.optional(XLMR_SPM))
+            .transpose()?
+            .flatten()
+        {
+            // Before vocab.txt and the rest: XLMRobertaTokenizerFast reads no other file.
+            (xlmr_tokenizer(source, &p).map_err(err)?, XLMR_SPM)
         } else if let Some(vocab) = source.optional("vocab.txt")? {
             let lower = lowercase_flag(source)?.unwrap_or(true);
             let wp = WordPiece::from_file(&vocab.to_string_lossy())
@@ -91,6 +104,15 @@ impl TextEncoder {
         } else if let Some(p) = source.optional("spm.model")? {
             (spm_tokenizer(source, &p).map_err(err)?, "spm.model")
         } else {
+            if !xlmr {
+                if let Some(p) = source.optional(XLMR_SPM)? {
+                    return Err(err(format!(
+                        "{}: read only for model_type {} (this model's is {model_type:?}), whose vocabulary order it follows",
+                        p.display(),
+                        XLMR_MODEL_TYPES.join(" or ")
+                    )));
+                }
+            }
             let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
             let merges = source.required("merges.txt")?;
             let bpe = BPE::from_file(&vocab.to_string_lossy(), &merges.to_string_lossy())
@@ -370,6 +392,14 @@ impl TextEncoder {
 /// The `model_type`s whose tokenizers follow T5's conventions ([`TextEncoder::load_t5`]).
 pub const T5_MODEL_TYPES: [&str; 3] = ["t5", "mt5", "umt5"];
 
+/// The `model_type`s whose `sentencepiece.bpe.model` is read as XLM-R's ([`TextEncoder::load`]):
+/// XLM-RoBERTa and XLM-RoBERTa XL / XXL. Not `roberta` (RoBERTa's tokenizer reads
+/// `vocab.json` + `merges.txt`) nor `camembert` (whose converter numbers the pieces otherwise).
+pub const XLMR_MODEL_TYPES: [&str; 2] = ["xlm-roberta", "xlm-roberta-xl"];
+
+/// XLM-R's SentencePiece file (a unigram model, whatever its name says).
+const XLMR_SPM: &str = "sentencepiece.bpe.model";
+
 /// `tokenizer_config.json` as JSON (empty when absent or unreadable, as transformers treats
 /// a missing file).
 fn tokenizer_config(source: &ModelSource) -> Result<serde_json::Value> {
@@ -467,6 +497,55 @@ fn t5_tokenizer(
         .map(|u| tokenizers::AddedToken::from(u, false).normalized(false))
         .collect();
     t.add_tokens(user).map_err(|e| e.to_string())?;
+    t.add_special_tokens(specials).map_err(|e| e.to_string())?;
+    Ok(t)
+}
+
+/// `sentencepiece.bpe.model` with XLMRobertaTokenizerFast's conventions: the converted model
+/// ([`crate::spm::load_xlmr`]), the model's control and user-defined pieces as added tokens
+/// (special and not), then the tokenizer's special tokens (`bos`, `eos`, `unk`, `sep`, `pad`,
+/// `cls`, `mask` tokens and `additional_special_tokens`, as `tokenizer_config.json` or
+/// `special_tokens_map.json` name them, else XLM-R's), `<mask>` taking the space before it.
+fn xlmr_tokenizer(
+    source: &ModelSource,
+    path: &std::path::Path,
+) -> std::result::Result<Tokenizer, String> {
+    let named = |e: String| format!("{}: {e}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| named(e.to_string()))?;
+    let spm = crate::spm::load_xlmr(&bytes).map_err(named)?;
+    let mut t = spm.tokenizer;
+    for (piece, special) in spm.added {
+        let token = tokenizers::AddedToken::from(piece, special).normalized(false);
+        t.add_tokens([token]).map_err(|e| e.to_string())?;
+    }
+    let mut specials = Vec::new();
+    for (key, default) in [
+        ("bos_token", "<s>"),
+        ("eos_token", "</s>"),
+        ("unk_token", "<unk>"),
+        ("sep_token", "</s>"),
+        ("pad_token", "<pad>"),
+        ("cls_token", "<s>"),
+        ("mask_token", "<mask>"),
+    ] {
+        let text = special_token(source, key)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_else(|| default.to_string());
+        // XLMRobertaTokenizerFast: "Mask token behave like a normal word, i.e. include the
+        // space before it".
+        let token = tokenizers::AddedToken::from(text, true)
+            .normalized(false)
+            .lstrip(key == "mask_token");
+        specials.push(token);
+    }
+    let cfg = tokenizer_config(source).map_err(|e| e.to_string())?;
+    if let Some(serde_json::Value::Array(list)) = cfg.get("additional_special_tokens") {
+        specials.extend(
+            list.iter()
+                .filter_map(token_text)
+                .map(|x| tokenizers::AddedToken::from(x, true).normalized(false)),
+        );
+    }
     t.add_special_tokens(specials).map_err(|e| e.to_string())?;
     Ok(t)
 }
