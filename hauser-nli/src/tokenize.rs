@@ -41,7 +41,8 @@ pub struct TextEncoder {
 
 impl TextEncoder {
     /// Loads the tokenizer of `source`: `tokenizer.json`, else for XLM-R models (`model_type`
-    /// in [`XLMR_MODEL_TYPES`]) `sentencepiece.bpe.model` (converted as transformers'
+    /// in [`XLMR_MODEL_TYPES`], or `tokenizer_class` `XLMRobertaTokenizer[Fast]` in
+    /// `tokenizer_config.json` or `config.json`) `sentencepiece.bpe.model` (converted as transformers'
     /// `XLMRobertaTokenizerFast` converts it, special tokens named by `tokenizer_config.json`
     /// where it names them), else `vocab.txt` (WordPiece, BERT special tokens), else
     /// `spm.model` (a SentencePiece unigram model read as the `sentencepiece` library encodes,
@@ -73,7 +74,6 @@ impl TextEncoder {
         specials: BpeSpecials,
         max_len: usize,
     ) -> Result<Self> {
-        let xlmr = XLMR_MODEL_TYPES.contains(&model_type);
         let model = source.name();
         let err = |message: String| NliError::Tokenizer {
             model: model.clone(),
@@ -82,11 +82,7 @@ impl TextEncoder {
         let (tokenizer, origin) = if let Some(p) = source.optional("tokenizer.json")? {
             let t = Tokenizer::from_file(&p).map_err(|e| err(format!("{}: {e}", p.display())))?;
             (t, "tokenizer.json")
-        } else if let Some(p) = xlmr
-            .then(|| source.optional(XLMR_SPM))
-            .transpose()?
-            .flatten()
-        {
+        } else if let Some(p) = xlmr_spm(source, model_type)? {
             // Before vocab.txt and the rest: XLMRobertaTokenizerFast reads no other file.
             (xlmr_tokenizer(source, &p).map_err(err)?, XLMR_SPM)
         } else if let Some(vocab) = source.optional("vocab.txt")? {
@@ -104,14 +100,13 @@ impl TextEncoder {
         } else if let Some(p) = source.optional("spm.model")? {
             (spm_tokenizer(source, &p).map_err(err)?, "spm.model")
         } else {
-            if !xlmr {
-                if let Some(p) = source.optional(XLMR_SPM)? {
-                    return Err(err(format!(
-                        "{}: read only for model_type {} (this model's is {model_type:?}), whose vocabulary order it follows",
-                        p.display(),
-                        XLMR_MODEL_TYPES.join(" or ")
-                    )));
-                }
+            // Here only when the model is not XLM-R's (else the file would have been read).
+            if let Some(p) = source.optional(XLMR_SPM)? {
+                return Err(err(format!(
+                    "{}: read only for model_type {} or tokenizer_class XLMRobertaTokenizer (this model's type is {model_type:?}), whose vocabulary order it follows",
+                    p.display(),
+                    XLMR_MODEL_TYPES.join(" or ")
+                )));
             }
             let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
             let merges = source.required("merges.txt")?;
@@ -399,6 +394,39 @@ pub const XLMR_MODEL_TYPES: [&str; 2] = ["xlm-roberta", "xlm-roberta-xl"];
 
 /// XLM-R's SentencePiece file (a unigram model, whatever its name says).
 const XLMR_SPM: &str = "sentencepiece.bpe.model";
+
+/// `sentencepiece.bpe.model` when `source` has one and is an XLM-R model: its `model_type`
+/// (checked first: no file to read) or its `tokenizer_class` says so.
+fn xlmr_spm(source: &ModelSource, model_type: &str) -> Result<Option<std::path::PathBuf>> {
+    if XLMR_MODEL_TYPES.contains(&model_type) || xlmr_tokenizer_class(source)? {
+        source.optional(XLMR_SPM)
+    } else {
+        Ok(None)
+    }
+}
+
+/// Whether `tokenizer_config.json`, else `config.json`, names XLM-R's tokenizer class
+/// (`tokenizer_class`, which transformers' AutoTokenizer follows before the `model_type`):
+/// a checkpoint of another `model_type` (a `roberta` config, say) may ship XLM-R's
+/// tokenizer that way.
+fn xlmr_tokenizer_class(source: &ModelSource) -> Result<bool> {
+    for file in ["tokenizer_config.json", "config.json"] {
+        let Some(p) = source.optional(file)? else {
+            continue;
+        };
+        let v: serde_json::Value = std::fs::read_to_string(&p)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        if let Some(class) = v.get("tokenizer_class").and_then(|c| c.as_str()) {
+            return Ok(matches!(
+                class,
+                "XLMRobertaTokenizer" | "XLMRobertaTokenizerFast"
+            ));
+        }
+    }
+    Ok(false)
+}
 
 /// `tokenizer_config.json` as JSON (empty when absent or unreadable, as transformers treats
 /// a missing file).

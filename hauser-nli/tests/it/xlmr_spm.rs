@@ -106,6 +106,26 @@ fn special_tokens_come_from_tokenizer_config_json() {
     }
 }
 
+#[test]
+fn a_tokenizer_class_naming_xlm_r_selects_it_under_another_model_type() {
+    // As transformers' AutoTokenizer, which follows `tokenizer_class` (tokenizer_config.json
+    // first, then config.json) before the model_type.
+    let r = reference();
+    let t = &r["texts"][1];
+    for file in ["tokenizer_config.json", "config.json"] {
+        for class in ["XLMRobertaTokenizer", "XLMRobertaTokenizerFast"] {
+            let dir = spm_dir(None);
+            let cfg = serde_json::json!({ "tokenizer_class": class });
+            std::fs::write(dir.path().join(file), cfg.to_string()).unwrap();
+            let source = ModelSource::Dir(dir.path().to_path_buf());
+            let enc = TextEncoder::load(&source, "roberta", 10_000).unwrap();
+            assert_eq!(enc.origin, SPM, "{file}: {class}");
+            let got = enc.encode(text(&t["text"]), None).unwrap().ids;
+            assert_eq!(got, ids(&t["ids"]), "{file}: {class}");
+        }
+    }
+}
+
 /// A directory holding the fixture's model file with `bytes` in its place (when given).
 fn spm_dir(bytes: Option<Vec<u8>>) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
@@ -146,6 +166,10 @@ fn a_bpe_or_damaged_model_and_other_model_types_are_refused_naming_the_file() {
     let dir = spm_dir(None);
     let e = load_error(dir.path(), "camembert");
     assert!(e.contains(SPM) && e.contains("camembert"), "{e}");
+    let cfg = serde_json::json!({ "tokenizer_class": "CamembertTokenizer" });
+    std::fs::write(dir.path().join("tokenizer_config.json"), cfg.to_string()).unwrap();
+    let e = load_error(dir.path(), "roberta");
+    assert!(e.contains(SPM) && e.contains("roberta"), "{e}");
 }
 
 /// A copy of COMET fixture `model` whose encoder directory holds the fixture encoder's
