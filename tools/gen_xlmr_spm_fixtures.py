@@ -19,7 +19,7 @@ Writes hauser-nli/tests/fixtures/xlmr-spm/:
   sentencepiece.bpe.model   the model (no tokenizer.json beside it, as microsoft/infoxlm-large)
   converted/tokenizer.json  the fast tokenizer transformers converted, for a test that a model
                             reading either scores the same
-  reference.json            under `configured`, the ids with a tokenizer_config.json (kept
+  reference.json            under `configured`, the ids with each tokenizer_config.json (kept
                             there) beside the model; per text the ids of `tok(text)`, per pair those of `tok([a], [b])`
                             (and of `tok(a, b)`, which differ for an empty second text), and
                             both truncated longest-first to `max_length`; ids exact.
@@ -109,14 +109,41 @@ PAIRS = [
     ("The boy ran like the wind across the field.", "She was as quiet as a mouse in the old house."),
 ]
 
-TOKENIZER_CONFIG = {
-    "model_max_length": 20,
-    "tokenizer_class": "XLMRobertaTokenizer",
-    "mask_token": {"__type": "AddedToken", "content": "<mask>", "lstrip": True, "normalized": True,
-                   "rstrip": False, "single_word": False},
-    "additional_special_tokens": ["<s>NOTUSED", "</s>NOTUSED"],
+def _token(content, special=True, lstrip=False, rstrip=False, normalized=False):
+    return {"content": content, "lstrip": lstrip, "normalized": normalized, "rstrip": rstrip,
+            "single_word": False, "special": special}
+
+
+# tokenizer_config.json in the forms the hub's carry, each read beside the model in a copy of
+# the directory: tokens as text and as AddedToken dicts (whose settings transformers keeps only
+# for a token not already added, e.g. not for the control pieces <s> and </s>), fairseq's unused
+# specials as additional special tokens, and transformers >= 4.34's added_tokens_decoder.
+TOKENIZER_CONFIGS = {
+    "additional": {
+        "model_max_length": 20,
+        "tokenizer_class": "XLMRobertaTokenizer",
+        "mask_token": {"__type": "AddedToken", **_token("<mask>", lstrip=True, normalized=True)},
+        "additional_special_tokens": ["<s>NOTUSED", "</s>NOTUSED"],
+    },
+    "dicts": {
+        "mask_token": {"__type": "AddedToken", **_token("<mask>", rstrip=True, normalized=True)},
+        "unk_token": {"__type": "AddedToken", **_token("<unk>", rstrip=True)},
+        "sep_token": {"__type": "AddedToken", **_token("</s>", lstrip=True)},
+    },
+    "decoder": {
+        "added_tokens_decoder": {
+            "0": _token("<s>"), "1": _token("<pad>"), "2": _token("</s>"), "3": _token("<unk>"),
+            "161": _token("<mask>", lstrip=True),
+            "162": _token("<new>", special=False, normalized=True),
+        },
+        "mask_token": "<mask>",
+        "model_max_length": 512,
+    },
 }
-CONFIG_TEXTS = ["the <mask> sat", "a <s>NOTUSED b</s>NOTUSED c", "plain text"]
+CONFIG_TEXTS = [
+    "the <mask> sat", "the <mask>  sat", "x\uff1cmask\uff1ey", "a <s>NOTUSED b</s>NOTUSED c",
+    "x <unk>  y", "a </s> b", "a <new> b", "a<pad>b", "plain text",
+]
 
 
 def train(out: Path):
@@ -175,18 +202,17 @@ def main():
         }
         for a, b in PAIRS
     ]
-    # A tokenizer_config.json in the forms the hub's carry (a token as transformers'
-    # AddedToken dict, fairseq's unused specials as additional special tokens), read beside
-    # the model in a copy of the directory.
-    with tempfile.TemporaryDirectory() as tmp:
-        shutil.copy(OUT / "sentencepiece.bpe.model", tmp)
-        (Path(tmp) / "tokenizer_config.json").write_text(json.dumps(TOKENIZER_CONFIG))
-        ctok = XLMRobertaTokenizerFast.from_pretrained(tmp, from_slow=True)
-        configured = {
-            "tokenizer_config": TOKENIZER_CONFIG,
-            "vocab_size": len(ctok),
-            "texts": [{"text": t, "ids": ctok(t)["input_ids"]} for t in CONFIG_TEXTS],
-        }
+    configured = {}
+    for name, config in TOKENIZER_CONFIGS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(OUT / "sentencepiece.bpe.model", tmp)
+            (Path(tmp) / "tokenizer_config.json").write_text(json.dumps(config))
+            ctok = XLMRobertaTokenizerFast.from_pretrained(tmp, from_slow=True)
+            configured[name] = {
+                "tokenizer_config": config,
+                "vocab_size": len(ctok),
+                "texts": [{"text": t, "ids": ctok(t)["input_ids"]} for t in CONFIG_TEXTS],
+            }
     ref = {
         "meta": {
             "generator": "tools/gen_xlmr_spm_fixtures.py",

@@ -530,22 +530,49 @@ fn t5_tokenizer(
 }
 
 /// `sentencepiece.bpe.model` with XLMRobertaTokenizerFast's conventions: the converted model
-/// ([`crate::spm::load_xlmr`]), the model's control and user-defined pieces as added tokens
-/// (special and not), then the tokenizer's special tokens (`bos`, `eos`, `unk`, `sep`, `pad`,
-/// `cls`, `mask` tokens and `additional_special_tokens`, as `tokenizer_config.json` or
-/// `special_tokens_map.json` name them, else XLM-R's), `<mask>` taking the space before it.
+/// ([`crate::spm::load_xlmr`]) with the model's control and user-defined pieces as added
+/// tokens (special and not); then, as transformers' fast-tokenizer constructor adds them, the
+/// `added_tokens_decoder` entries of `tokenizer_config.json` (by id) not already there with the
+/// same settings, and the special tokens (`bos`, `eos`, `unk`, `sep`, `pad`, `cls`, `mask`
+/// tokens and `additional_special_tokens`, as `tokenizer_config.json` or
+/// `special_tokens_map.json` give them, else XLM-R's) whose text is not yet an added token.
 fn xlmr_tokenizer(
     source: &ModelSource,
     path: &std::path::Path,
 ) -> std::result::Result<Tokenizer, String> {
+    use tokenizers::AddedToken;
     let named = |e: String| format!("{}: {e}", path.display());
     let bytes = std::fs::read(path).map_err(|e| named(e.to_string()))?;
     let spm = crate::spm::load_xlmr(&bytes).map_err(named)?;
     let mut t = spm.tokenizer;
-    for (piece, special) in spm.added {
-        let token = tokenizers::AddedToken::from(piece, special).normalized(false);
-        t.add_tokens([token]).map_err(|e| e.to_string())?;
+    let converted: Vec<AddedToken> = spm
+        .added
+        .into_iter()
+        .map(|(piece, special)| AddedToken::from(piece, special).normalized(false))
+        .collect();
+    t.add_tokens(converted).map_err(|e| e.to_string())?;
+    let cfg = tokenizer_config(source).map_err(|e| e.to_string())?;
+    let mut entries: Vec<(u64, AddedToken)> = Vec::new();
+    if let Some(serde_json::Value::Object(map)) = cfg.get("added_tokens_decoder") {
+        for (id, v) in map {
+            let id = id
+                .parse()
+                .map_err(|_| format!("tokenizer_config.json: added_tokens_decoder id {id:?}"))?;
+            let token = added_token(v, false, false).ok_or_else(|| {
+                format!("tokenizer_config.json: added_tokens_decoder entry {id} has no content")
+            })?;
+            entries.push((id, token));
+        }
     }
+    entries.sort_by_key(|(id, _)| *id);
+    let existing: Vec<AddedToken> = t.get_added_tokens_decoder().into_values().collect();
+    let mut to_add: Vec<AddedToken> = entries
+        .into_iter()
+        .map(|(_, tok)| tok)
+        .filter(|tok| !existing.contains(tok))
+        .collect();
+    let mut known: Vec<String> = existing.into_iter().map(|x| x.content).collect();
+    known.extend(to_add.iter().map(|x| x.content.clone()));
     let mut specials = Vec::new();
     for (key, default) in [
         ("bos_token", "<s>"),
@@ -556,49 +583,78 @@ fn xlmr_tokenizer(
         ("cls_token", "<s>"),
         ("mask_token", "<mask>"),
     ] {
-        let text = special_token(source, key)
+        let v = special_value(source, key)
             .map_err(|e| e.to_string())?
-            .unwrap_or_else(|| default.to_string());
-        // XLMRobertaTokenizerFast: "Mask token behave like a normal word, i.e. include the
-        // space before it".
-        let token = tokenizers::AddedToken::from(text, true)
-            .normalized(false)
-            .lstrip(key == "mask_token");
-        specials.push(token);
+            .unwrap_or_else(|| default.into());
+        // XLMRobertaTokenizerFast makes a mask given as text take the space before it ("Mask
+        // token behave like a normal word").
+        specials.extend(added_token(&v, true, key == "mask_token"));
     }
-    let cfg = tokenizer_config(source).map_err(|e| e.to_string())?;
-    if let Some(serde_json::Value::Array(list)) = cfg.get("additional_special_tokens") {
-        specials.extend(
-            list.iter()
-                .filter_map(token_text)
-                .map(|x| tokenizers::AddedToken::from(x, true).normalized(false)),
+    if let Some(serde_json::Value::Array(list)) =
+        special_value(source, "additional_special_tokens").map_err(|e| e.to_string())?
+    {
+        specials.extend(list.iter().filter_map(|v| added_token(v, true, false)));
+    }
+    for token in specials {
+        if !known.contains(&token.content) {
+            known.push(token.content.clone());
+            to_add.push(token);
+        }
+    }
+    t.add_tokens(to_add).map_err(|e| e.to_string())?;
+    Ok(t)
+}
+
+/// A token as transformers gives it in a config: text (special as `special` says, not
+/// normalised, stripping on the left when `lstrip`), or an `AddedToken` object whose absent
+/// settings take the `tokenizers` defaults (`normalized` unless special). `None` without text.
+fn added_token(
+    v: &serde_json::Value,
+    special: bool,
+    lstrip: bool,
+) -> Option<tokenizers::AddedToken> {
+    if let Some(text) = v.as_str() {
+        return Some(
+            tokenizers::AddedToken::from(text, special)
+                .normalized(false)
+                .lstrip(lstrip),
         );
     }
-    t.add_special_tokens(specials).map_err(|e| e.to_string())?;
-    Ok(t)
+    let content = v.get("content")?.as_str()?;
+    let flag = |k: &str| v.get(k).and_then(serde_json::Value::as_bool);
+    let special = flag("special").unwrap_or(special);
+    Some(
+        tokenizers::AddedToken::from(content, special)
+            .single_word(flag("single_word").unwrap_or(false))
+            .lstrip(flag("lstrip").unwrap_or(false))
+            .rstrip(flag("rstrip").unwrap_or(false))
+            .normalized(flag("normalized").unwrap_or(!special)),
+    )
 }
 
 /// A special token's text from `tokenizer_config.json`, else `special_tokens_map.json`
 /// (`key` is e.g. `mask_token`; the value is a string or transformers' `{"content": ...}`).
 pub(crate) fn special_token(source: &ModelSource, key: &str) -> Result<Option<String>> {
+    Ok(special_value(source, key)?.as_ref().and_then(token_text))
+}
+
+/// `key`'s value in `tokenizer_config.json`, else in `special_tokens_map.json` (a null or a
+/// value without text counts as absent, as before for [`special_token`]).
+fn special_value(source: &ModelSource, key: &str) -> Result<Option<serde_json::Value>> {
     for file in ["tokenizer_config.json", "special_tokens_map.json"] {
         let Some(p) = source.optional(file)? else {
             continue;
         };
-        let v: serde_json::Value = std::fs::read_to_string(&p)
+        let mut v: serde_json::Value = std::fs::read_to_string(&p)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
-        let token = match v.get(key) {
-            Some(serde_json::Value::String(s)) => Some(s.clone()),
-            Some(o) => o
-                .get("content")
-                .and_then(|c| c.as_str())
-                .map(str::to_string),
-            None => None,
-        };
-        if token.is_some() {
-            return Ok(token);
+        let found = v.get_mut(key).map(serde_json::Value::take);
+        let usable = found.as_ref().is_some_and(|x| {
+            token_text(x).is_some() || (key == "additional_special_tokens" && x.is_array())
+        });
+        if usable {
+            return Ok(found);
         }
     }
     Ok(None)

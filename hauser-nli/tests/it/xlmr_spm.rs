@@ -84,25 +84,34 @@ fn the_xl_model_type_reads_it_too() {
 
 #[test]
 fn special_tokens_come_from_tokenizer_config_json() {
-    // An AddedToken dict for `<mask>` and fairseq's unused `<s>NOTUSED` / `</s>NOTUSED` as
-    // additional special tokens: new ids after `<mask>`, matched whole in the text.
+    // Tokens as text and as AddedToken dicts (settings kept only for a token not already
+    // added), fairseq's `<s>NOTUSED` / `</s>NOTUSED` as additional special tokens (new ids after
+    // `<mask>`), and an `added_tokens_decoder` with a token of its own.
     let r = reference();
-    let c = &r["configured"];
-    let dir = spm_dir(None);
-    std::fs::write(
-        dir.path().join("tokenizer_config.json"),
-        c["tokenizer_config"].to_string(),
-    )
-    .unwrap();
-    let source = ModelSource::Dir(dir.path().to_path_buf());
-    let enc = TextEncoder::load(&source, "xlm-roberta", 10_000).unwrap();
-    assert_eq!(
-        enc.tokenizer().get_vocab_size(true) as u64,
-        c["vocab_size"].as_u64().unwrap()
-    );
-    for t in c["texts"].as_array().unwrap() {
-        let s = text(&t["text"]);
-        assert_eq!(enc.encode(s, None).unwrap().ids, ids(&t["ids"]), "{s:?}");
+    let configs = r["configured"].as_object().unwrap();
+    assert_eq!(configs.len(), 3);
+    for (name, c) in configs {
+        let dir = spm_dir(None);
+        std::fs::write(
+            dir.path().join("tokenizer_config.json"),
+            c["tokenizer_config"].to_string(),
+        )
+        .unwrap();
+        let source = ModelSource::Dir(dir.path().to_path_buf());
+        let enc = TextEncoder::load(&source, "xlm-roberta", 10_000).unwrap();
+        assert_eq!(
+            enc.tokenizer().get_vocab_size(true) as u64,
+            c["vocab_size"].as_u64().unwrap(),
+            "{name}"
+        );
+        for t in c["texts"].as_array().unwrap() {
+            let s = text(&t["text"]);
+            assert_eq!(
+                enc.encode(s, None).unwrap().ids,
+                ids(&t["ids"]),
+                "{name}: {s:?}"
+            );
+        }
     }
 }
 
