@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use hauser_nli::{CometModel, CometSegment, ModelSource, NliError, TextEncoder};
+use hauser_nli::{CometModel, CometSegment, Embedder, ModelSource, NliError, TextEncoder};
 
 use crate::common::{fixture, ids, opts};
 
@@ -113,6 +113,32 @@ fn special_tokens_come_from_tokenizer_config_json() {
             );
         }
     }
+}
+
+#[test]
+fn model_max_length_applies_to_an_encoder_read_with_it() {
+    // The xlm-roberta fixture's weights and config (300 ids: the 162 fit), its tokenizer.json
+    // replaced by the spm model, and a tokenizer_config.json capping the length at 20.
+    let r = reference();
+    let dir = spm_dir(None);
+    for f in ["config.json", "model.safetensors"] {
+        std::fs::copy(fixture("xlm-roberta").join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("tokenizer_config.json"),
+        r#"{"model_max_length": 20}"#,
+    )
+    .unwrap();
+    let e = Embedder::load(&ModelSource::Dir(dir.path().to_path_buf()), &opts(2)).unwrap();
+    let enc = e.model().text_encoder();
+    assert_eq!(enc.origin, SPM);
+    assert_eq!(enc.max_len(), 20);
+    let long = r["texts"].as_array().unwrap().last().unwrap();
+    let got = enc.encode(text(&long["text"]), None).unwrap();
+    let want = ids(&long["ids"]);
+    assert!(got.truncated && want.len() > 20);
+    assert_eq!(got.ids[..19], want[..19]);
+    assert_eq!(got.ids[19], 2, "</s> closes the cut text");
 }
 
 #[test]
