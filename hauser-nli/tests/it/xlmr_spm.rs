@@ -270,3 +270,42 @@ fn comet_scores_the_same_from_sentencepiece_bpe_model_as_from_tokenizer_json() {
         assert!(got[0].iter().any(|p| p.error_spans.is_some()), "{model}");
     }
 }
+
+#[test]
+fn damaged_model_bytes_load_or_fail_without_panicking() {
+    // Truncations and single-byte changes across the file (the character map is most of it):
+    // each loads and encodes, or fails naming the file, never panics.
+    let good = std::fs::read(fixture("xlmr-spm").join(SPM)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let source = ModelSource::Dir(dir.path().to_path_buf());
+    let (mut loaded, mut refused) = (0, 0);
+    let step = good.len() / 97;
+    for i in (0..good.len()).step_by(step) {
+        for bytes in [good[..i].to_vec(), {
+            let mut b = good.clone();
+            b[i] ^= 0xA5;
+            b
+        }] {
+            std::fs::write(dir.path().join(SPM), &bytes).unwrap();
+            let r = std::panic::catch_unwind(|| {
+                TextEncoder::load(&source, "xlm-roberta", 64).map(|enc| {
+                    for s in ["Ｆｕｌｌ ﬁ café 東京 🍕", "", "a  b"] {
+                        let _ = enc.encode(s, Some(s));
+                    }
+                })
+            });
+            match r {
+                Ok(Ok(())) => loaded += 1,
+                Ok(Err(e)) => {
+                    assert!(e.to_string().contains(SPM), "{e}");
+                    refused += 1;
+                }
+                Err(_) => panic!("panicked on bytes changed at {i} of {}", good.len()),
+            }
+        }
+    }
+    assert!(
+        loaded > 0 && refused > 0,
+        "{loaded} loaded, {refused} refused"
+    );
+}
