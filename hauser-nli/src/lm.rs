@@ -135,7 +135,8 @@ impl CausalLm {
             ],
         )?;
         let max_len = cfg.positions;
-        let text = TextEncoder::load_with(source, gpt2::SPEC.bpe_specials, max_len)?;
+        let text =
+            TextEncoder::load_with(source, &config.model_type, gpt2::SPEC.bpe_specials, max_len)?;
         Ok(Self {
             source: source.clone(),
             text,

@@ -135,7 +135,8 @@ impl TransformerModel {
         if let Some(n) = opts.max_len {
             max_len = max_len.min(n);
         }
-        let mut text = TextEncoder::load_with(source, spec.bpe_specials, max_len)?;
+        let mut text =
+            TextEncoder::load_with(source, &config.model_type, spec.bpe_specials, max_len)?;
         text.adopt_reference_truncation(&config.model_type);
         Ok((
             Self {

@@ -10,7 +10,9 @@
 //!
 //! T5 and mT5 checkpoints (`spiece.model`) are read differently ([`load_t5`]): their reference
 //! is transformers' fast tokenizer converted from the file, which splits at spaces before the
-//! unigram model and treats whitespace its own way, not the `sentencepiece` library.
+//! unigram model and treats whitespace its own way, not the `sentencepiece` library. XLM-R's
+//! `sentencepiece.bpe.model` ([`load_xlmr`]) has the same reference and conversion, with
+//! fairseq's vocabulary order.
 
 use prost::Message;
 use tokenizers::models::unigram::Unigram;
@@ -258,21 +260,7 @@ pub(crate) fn load_t5(
         .ok_or_else(|| format!("unk_id {} is not a piece", trainer.unk_id()))?;
     let model =
         Unigram::from(vocab, Some(unk), false).map_err(|e| format!("unigram model: {e}"))?;
-    let mut steps: Vec<NormalizerWrapper> = Vec::new();
-    let charsmap = norm.precompiled_charsmap();
-    if !charsmap.is_empty() {
-        let p = Precompiled::from(charsmap).map_err(|e| format!("precompiled_charsmap: {e}"))?;
-        steps.push(p.into());
-    }
-    steps.push(tokenizers::normalizers::Strip::new(false, true).into());
-    let runs = tokenizers::normalizers::replace::ReplacePattern::Regex(" {2,}".into());
-    steps.push(Replace::new(runs, "▁").map_err(|e| e.to_string())?.into());
-    let mut tokenizer = Tokenizer::new(model);
-    tokenizer
-        .with_normalizer(Some(Sequence::new(steps)))
-        .map_err(|e| e.to_string())?;
-    tokenizer.with_pre_tokenizer(Some(Metaspace::new('▁', prepend, true)));
-    tokenizer.with_decoder(Some(Metaspace::new('▁', prepend, true)));
+    let mut tokenizer = converted(model, norm.precompiled_charsmap(), prepend)?;
     let eos = tokenizer
         .token_to_id("</s>")
         .ok_or("the model has no </s> piece (T5's end-of-sequence token)")?;
@@ -289,4 +277,112 @@ pub(crate) fn load_t5(
         control,
         user_defined,
     })
+}
+
+/// A unigram model with what transformers' `SpmConverter` puts around every converted
+/// SentencePiece model: the character map (when the model has one), then right-strip and runs
+/// of two or more spaces replaced by one `▁` (the converter's own whitespace handling, which
+/// ignores the proto's `remove_extra_whitespaces` and `add_dummy_prefix`); a `▁` Metaspace
+/// pre-tokenizer and decoder that split at spaces, prepending `▁` as `prepend` says.
+fn converted(model: Unigram, charsmap: &[u8], prepend: PrependScheme) -> Result<Tokenizer, String> {
+    let mut steps: Vec<NormalizerWrapper> = Vec::new();
+    if !charsmap.is_empty() {
+        let p = Precompiled::from(charsmap).map_err(|e| format!("precompiled_charsmap: {e}"))?;
+        steps.push(p.into());
+    }
+    steps.push(tokenizers::normalizers::Strip::new(false, true).into());
+    let runs = tokenizers::normalizers::replace::ReplacePattern::Regex(" {2,}".into());
+    steps.push(Replace::new(runs, "▁").map_err(|e| e.to_string())?.into());
+    let mut tokenizer = Tokenizer::new(model);
+    tokenizer
+        .with_normalizer(Some(Sequence::new(steps)))
+        .map_err(|e| e.to_string())?;
+    tokenizer.with_pre_tokenizer(Some(Metaspace::new('▁', prepend, true)));
+    tokenizer.with_decoder(Some(Metaspace::new('▁', prepend, true)));
+    Ok(tokenizer)
+}
+
+/// An XLM-R `sentencepiece.bpe.model` read as transformers' `XLMRobertaConverter` converts it:
+/// see [`load_xlmr`].
+pub(crate) struct XlmrSpm {
+    /// Model, normaliser, pre-tokenizer, decoder and template; the tokenizer's own special
+    /// tokens are added by the caller (they depend on `tokenizer_config.json`).
+    pub(crate) tokenizer: Tokenizer,
+    /// The control and user-defined pieces in the model's order, each with whether it is
+    /// special (control): the converter adds them as tokens matched whole before the model.
+    pub(crate) added: Vec<(String, bool)>,
+}
+
+/// fairseq's vocabulary head, which XLM-R's ids follow instead of the SentencePiece model's:
+/// the converter puts these four first (score 0) and drops the model's first three pieces
+/// (`<unk>`, `<s>`, `</s>` in XLM-R's), so piece `i >= 3` gets id `i + 1`.
+const FAIRSEQ_HEAD: [&str; 4] = ["<s>", "<pad>", "</s>", "<unk>"];
+
+/// Reads an XLM-R `sentencepiece.bpe.model` (xlm-roberta-large, microsoft/infoxlm-large,
+/// facebook/xlm-roberta-xl / -xxl; some ship no `tokenizer.json`) as transformers'
+/// `XLMRobertaTokenizerFast` converts it: `<s>` 0, `<pad>` 1, `</s>` 2, `<unk>` 3 (the unknown
+/// id), the model's pieces from index 3 on with their scores, `<mask>` last; no byte fallback
+/// (the converter drops it, with a warning, where a model has it); the converter's
+/// normalisation and Metaspace (see [`converted`], prefix `▁` always: XLM-R's slow tokenizer
+/// has no `legacy` flag); `<s> $A </s>` and `<s> $A </s> </s> $B </s>`, all segment 0.
+///
+/// A non-unigram model is refused: the converter would build a BPE model from it, which this
+/// reader does not.
+pub(crate) fn load_xlmr(bytes: &[u8]) -> Result<XlmrSpm, String> {
+    let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
+    if m.pieces.is_empty() {
+        return Err("a SentencePiece model with no pieces".into());
+    }
+    let trainer = m.trainer_spec.unwrap_or_default();
+    match trainer.model_type() {
+        1 => {}
+        2 => {
+            return Err(
+                "a BPE SentencePiece model: XLM-R's is unigram, and only unigram is supported"
+                    .into(),
+            )
+        }
+        t => {
+            return Err(format!(
+                "SentencePiece model type {t}: only unigram (1) is supported"
+            ))
+        }
+    }
+    let norm = m.normalizer_spec.unwrap_or_default();
+    let mut vocab: Vec<(String, f64)> = FAIRSEQ_HEAD.iter().map(|t| (t.to_string(), 0.0)).collect();
+    let mut added = Vec::new();
+    for (i, p) in m.pieces.iter().enumerate() {
+        let text = p.piece().to_string();
+        if text.is_empty() {
+            return Err(format!("piece {i} is empty"));
+        }
+        let score = f64::from(p.score());
+        if !score.is_finite() {
+            return Err(format!("piece {i} ({text:?}) has score {score}"));
+        }
+        match p.kind() {
+            CONTROL => added.push((text.clone(), true)),
+            USER_DEFINED => added.push((text.clone(), false)),
+            NORMAL | UNKNOWN | UNUSED | BYTE => {}
+            t => return Err(format!("piece {i} ({text:?}) has unknown type {t}")),
+        }
+        if i >= 3 {
+            vocab.push((text, score));
+        }
+    }
+    vocab.push(("<mask>".into(), 0.0));
+    let model = Unigram::from(vocab, Some(3), false).map_err(|e| format!("unigram model: {e}"))?;
+    let mut tokenizer = converted(model, norm.precompiled_charsmap(), PrependScheme::Always)?;
+    // The converter looks the template's tokens up in the vocabulary it built: 0 and 2.
+    let mut template = tokenizers::processors::template::TemplateProcessing::builder();
+    template
+        .try_single("<s> $A </s>")
+        .map_err(|e| e.to_string())?;
+    template
+        .try_pair("<s> $A </s> </s> $B </s>")
+        .map_err(|e| e.to_string())?;
+    template.special_tokens(vec![("<s>", 0), ("</s>", 2)]);
+    let template = template.build().map_err(|e| e.to_string())?;
+    tokenizer.with_post_processor(Some(template));
+    Ok(XlmrSpm { tokenizer, added })
 }

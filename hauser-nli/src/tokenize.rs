@@ -1,5 +1,5 @@
-//! Tokenizer loading (tokenizer.json, or vocab.txt, spm.model, or vocab.json + merges.txt) and
-//! truncation.
+//! Tokenizer loading (tokenizer.json, or sentencepiece.bpe.model for XLM-R, vocab.txt,
+//! spm.model, or vocab.json + merges.txt) and truncation.
 
 use tokenizers::models::bpe::BPE;
 use tokenizers::models::wordpiece::WordPiece;
@@ -40,12 +40,17 @@ pub struct TextEncoder {
 }
 
 impl TextEncoder {
-    /// Loads the tokenizer of `source`: `tokenizer.json`, else `vocab.txt` (WordPiece, BERT
-    /// special tokens), else `spm.model` (a SentencePiece unigram model read as the
-    /// `sentencepiece` library encodes, with BERT's template and transformers' DeBERTa v2 /
-    /// BLEURT-20 special tokens, cased unless `do_lower_case`), else `vocab.json` +
-    /// `merges.txt` (byte-level BPE; RoBERTa special tokens when `model_type` is a RoBERTa,
-    /// BERT's for DeBERTa v1, none for GPT-2).
+    /// Loads the tokenizer of `source`: `tokenizer.json`, else for XLM-R models (`model_type`
+    /// in [`XLMR_MODEL_TYPES`], or `tokenizer_class` `XLMRobertaTokenizer[Fast]` in
+    /// `tokenizer_config.json` or `config.json`) `sentencepiece.bpe.model` (converted as transformers'
+    /// `XLMRobertaTokenizerFast` converts it, special tokens named by `tokenizer_config.json`
+    /// where it names them), else `vocab.txt` (WordPiece, BERT special tokens), else
+    /// `spm.model` (a SentencePiece unigram model read as the `sentencepiece` library encodes,
+    /// with BERT's template and transformers' DeBERTa v2 / BLEURT-20 special tokens, cased
+    /// unless `do_lower_case`), else `vocab.json` + `merges.txt` (byte-level BPE; RoBERTa
+    /// special tokens when `model_type` is a RoBERTa, BERT's for DeBERTa v1, none for GPT-2).
+    /// A `sentencepiece.bpe.model` is refused, naming it, when a model of another type has no
+    /// other tokenizer file.
     ///
     /// # Errors
     /// Missing or unreadable tokenizer files, named with the model.
@@ -58,13 +63,14 @@ impl TextEncoder {
             return Self::load_t5(source, max_len);
         }
         let specials = Kind::of(model_type).map_or(BpeSpecials::None, |k| k.spec().bpe_specials);
-        Self::load_with(source, specials, max_len)
+        Self::load_with(source, model_type, specials, max_len)
     }
 
     /// [`Self::load`] with the special tokens a `vocab.json` + `merges.txt` tokenizer gets
     /// (the architecture's default).
     pub(crate) fn load_with(
         source: &ModelSource,
+        model_type: &str,
         specials: BpeSpecials,
         max_len: usize,
     ) -> Result<Self> {
@@ -76,6 +82,9 @@ impl TextEncoder {
         let (tokenizer, origin) = if let Some(p) = source.optional("tokenizer.json")? {
             let t = Tokenizer::from_file(&p).map_err(|e| err(format!("{}: {e}", p.display())))?;
             (t, "tokenizer.json")
+        } else if let Some(p) = xlmr_spm(source, model_type)? {
+            // Before vocab.txt and the rest: XLMRobertaTokenizerFast reads no other file.
+            (xlmr_tokenizer(source, &p).map_err(err)?, XLMR_SPM)
         } else if let Some(vocab) = source.optional("vocab.txt")? {
             let lower = lowercase_flag(source)?.unwrap_or(true);
             let wp = WordPiece::from_file(&vocab.to_string_lossy())
@@ -91,6 +100,14 @@ impl TextEncoder {
         } else if let Some(p) = source.optional("spm.model")? {
             (spm_tokenizer(source, &p).map_err(err)?, "spm.model")
         } else {
+            // Here only when the model is not XLM-R's (else the file would have been read).
+            if let Some(p) = source.optional(XLMR_SPM)? {
+                return Err(err(format!(
+                    "{}: read only for model_type {} or tokenizer_class XLMRobertaTokenizer (this model's type is {model_type:?}), whose vocabulary order it follows",
+                    p.display(),
+                    XLMR_MODEL_TYPES.join(" or ")
+                )));
+            }
             let (vocab, _) = source.first_of(&["tokenizer.json", "vocab.txt", "vocab.json"])?;
             let merges = source.required("merges.txt")?;
             let bpe = BPE::from_file(&vocab.to_string_lossy(), &merges.to_string_lossy())
@@ -370,6 +387,47 @@ impl TextEncoder {
 /// The `model_type`s whose tokenizers follow T5's conventions ([`TextEncoder::load_t5`]).
 pub const T5_MODEL_TYPES: [&str; 3] = ["t5", "mt5", "umt5"];
 
+/// The `model_type`s whose `sentencepiece.bpe.model` is read as XLM-R's ([`TextEncoder::load`]):
+/// XLM-RoBERTa and XLM-RoBERTa XL / XXL. Not `roberta` (RoBERTa's tokenizer reads
+/// `vocab.json` + `merges.txt`) nor `camembert` (whose converter numbers the pieces otherwise).
+pub const XLMR_MODEL_TYPES: [&str; 2] = ["xlm-roberta", "xlm-roberta-xl"];
+
+/// XLM-R's SentencePiece file (a unigram model, whatever its name says).
+const XLMR_SPM: &str = "sentencepiece.bpe.model";
+
+/// `sentencepiece.bpe.model` when `source` has one and is an XLM-R model: its `model_type`
+/// (checked first: no file to read) or its `tokenizer_class` says so.
+fn xlmr_spm(source: &ModelSource, model_type: &str) -> Result<Option<std::path::PathBuf>> {
+    if XLMR_MODEL_TYPES.contains(&model_type) || xlmr_tokenizer_class(source)? {
+        source.optional(XLMR_SPM)
+    } else {
+        Ok(None)
+    }
+}
+
+/// Whether `tokenizer_config.json`, else `config.json`, names XLM-R's tokenizer class
+/// (`tokenizer_class`, which transformers' AutoTokenizer follows before the `model_type`):
+/// a checkpoint of another `model_type` (a `roberta` config, say) may ship XLM-R's
+/// tokenizer that way.
+fn xlmr_tokenizer_class(source: &ModelSource) -> Result<bool> {
+    for file in ["tokenizer_config.json", "config.json"] {
+        let Some(p) = source.optional(file)? else {
+            continue;
+        };
+        let v: serde_json::Value = std::fs::read_to_string(&p)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        if let Some(class) = v.get("tokenizer_class").and_then(|c| c.as_str()) {
+            return Ok(matches!(
+                class,
+                "XLMRobertaTokenizer" | "XLMRobertaTokenizerFast"
+            ));
+        }
+    }
+    Ok(false)
+}
+
 /// `tokenizer_config.json` as JSON (empty when absent or unreadable, as transformers treats
 /// a missing file).
 fn tokenizer_config(source: &ModelSource) -> Result<serde_json::Value> {
@@ -471,27 +529,132 @@ fn t5_tokenizer(
     Ok(t)
 }
 
+/// `sentencepiece.bpe.model` with XLMRobertaTokenizerFast's conventions: the converted model
+/// ([`crate::spm::load_xlmr`]) with the model's control and user-defined pieces as added
+/// tokens (special and not); then, as transformers' fast-tokenizer constructor adds them, the
+/// `added_tokens_decoder` entries of `tokenizer_config.json` (by id) not already there with the
+/// same settings, and the special tokens (`bos`, `eos`, `unk`, `sep`, `pad`, `cls`, `mask`
+/// tokens and `additional_special_tokens`, as `tokenizer_config.json` or
+/// `special_tokens_map.json` give them, else XLM-R's) whose text is not yet an added token.
+fn xlmr_tokenizer(
+    source: &ModelSource,
+    path: &std::path::Path,
+) -> std::result::Result<Tokenizer, String> {
+    use tokenizers::AddedToken;
+    let named = |e: String| format!("{}: {e}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| named(e.to_string()))?;
+    let spm = crate::spm::load_xlmr(&bytes).map_err(named)?;
+    let mut t = spm.tokenizer;
+    let converted: Vec<AddedToken> = spm
+        .added
+        .into_iter()
+        .map(|(piece, special)| AddedToken::from(piece, special).normalized(false))
+        .collect();
+    t.add_tokens(converted).map_err(|e| e.to_string())?;
+    let cfg = tokenizer_config(source).map_err(|e| e.to_string())?;
+    let mut entries: Vec<(u64, AddedToken)> = Vec::new();
+    if let Some(serde_json::Value::Object(map)) = cfg.get("added_tokens_decoder") {
+        for (id, v) in map {
+            let id = id
+                .parse()
+                .map_err(|_| format!("tokenizer_config.json: added_tokens_decoder id {id:?}"))?;
+            let token = added_token(v, false, false).ok_or_else(|| {
+                format!("tokenizer_config.json: added_tokens_decoder entry {id} has no content")
+            })?;
+            entries.push((id, token));
+        }
+    }
+    entries.sort_by_key(|(id, _)| *id);
+    let existing: Vec<AddedToken> = t.get_added_tokens_decoder().into_values().collect();
+    let mut to_add: Vec<AddedToken> = entries
+        .into_iter()
+        .map(|(_, tok)| tok)
+        .filter(|tok| !existing.contains(tok))
+        .collect();
+    let mut known: Vec<String> = existing.into_iter().map(|x| x.content).collect();
+    known.extend(to_add.iter().map(|x| x.content.clone()));
+    let mut specials = Vec::new();
+    for (key, default) in [
+        ("bos_token", "<s>"),
+        ("eos_token", "</s>"),
+        ("unk_token", "<unk>"),
+        ("sep_token", "</s>"),
+        ("pad_token", "<pad>"),
+        ("cls_token", "<s>"),
+        ("mask_token", "<mask>"),
+    ] {
+        let v = special_value(source, key)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_else(|| default.into());
+        // XLMRobertaTokenizerFast makes a mask given as text take the space before it ("Mask
+        // token behave like a normal word").
+        specials.extend(added_token(&v, true, key == "mask_token"));
+    }
+    if let Some(serde_json::Value::Array(list)) =
+        special_value(source, "additional_special_tokens").map_err(|e| e.to_string())?
+    {
+        specials.extend(list.iter().filter_map(|v| added_token(v, true, false)));
+    }
+    for token in specials {
+        if !known.contains(&token.content) {
+            known.push(token.content.clone());
+            to_add.push(token);
+        }
+    }
+    t.add_tokens(to_add).map_err(|e| e.to_string())?;
+    Ok(t)
+}
+
+/// A token as transformers gives it in a config: text (special as `special` says, not
+/// normalised, stripping on the left when `lstrip`), or an `AddedToken` object whose absent
+/// settings take the `tokenizers` defaults (`normalized` unless special). `None` without text.
+fn added_token(
+    v: &serde_json::Value,
+    special: bool,
+    lstrip: bool,
+) -> Option<tokenizers::AddedToken> {
+    if let Some(text) = v.as_str() {
+        return Some(
+            tokenizers::AddedToken::from(text, special)
+                .normalized(false)
+                .lstrip(lstrip),
+        );
+    }
+    let content = v.get("content")?.as_str()?;
+    let flag = |k: &str| v.get(k).and_then(serde_json::Value::as_bool);
+    let special = flag("special").unwrap_or(special);
+    Some(
+        tokenizers::AddedToken::from(content, special)
+            .single_word(flag("single_word").unwrap_or(false))
+            .lstrip(flag("lstrip").unwrap_or(false))
+            .rstrip(flag("rstrip").unwrap_or(false))
+            .normalized(flag("normalized").unwrap_or(!special)),
+    )
+}
+
 /// A special token's text from `tokenizer_config.json`, else `special_tokens_map.json`
 /// (`key` is e.g. `mask_token`; the value is a string or transformers' `{"content": ...}`).
 pub(crate) fn special_token(source: &ModelSource, key: &str) -> Result<Option<String>> {
+    Ok(special_value(source, key)?.as_ref().and_then(token_text))
+}
+
+/// `key`'s value in `tokenizer_config.json`, else in `special_tokens_map.json` (a null or a
+/// value without text counts as absent, as before for [`special_token`]).
+fn special_value(source: &ModelSource, key: &str) -> Result<Option<serde_json::Value>> {
     for file in ["tokenizer_config.json", "special_tokens_map.json"] {
         let Some(p) = source.optional(file)? else {
             continue;
         };
-        let v: serde_json::Value = std::fs::read_to_string(&p)
+        let mut v: serde_json::Value = std::fs::read_to_string(&p)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
-        let token = match v.get(key) {
-            Some(serde_json::Value::String(s)) => Some(s.clone()),
-            Some(o) => o
-                .get("content")
-                .and_then(|c| c.as_str())
-                .map(str::to_string),
-            None => None,
-        };
-        if token.is_some() {
-            return Ok(token);
+        let found = v.get_mut(key).map(serde_json::Value::take);
+        let usable = found.as_ref().is_some_and(|x| {
+            token_text(x).is_some() || (key == "additional_special_tokens" && x.is_array())
+        });
+        if usable {
+            return Ok(found);
         }
     }
     Ok(None)

@@ -21,3 +21,4 @@ mod packed_t5;
 mod parity;
 mod scorers;
 mod strict_loading;
+mod xlmr_spm;
