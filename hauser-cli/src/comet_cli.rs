@@ -13,10 +13,11 @@ use figlang_metrics::stats::Alternative;
 use figlang_metrics::text::significance::{comet_compare, CometCompare};
 use hauser_nli::{CometModel, CometPrediction, LoadOptions};
 
-use crate::drop_in::{fixed, python_lines, str_list, PyJson};
+use crate::drop_in::{fixed, python_lines, str_list};
 use crate::error::CliError;
 use crate::flags;
 use crate::out_file::OutputFile;
+use crate::py_text::{dumps, Json};
 use crate::run_files::RunFiles;
 
 /// The arguments both commands share (comet's names and defaults).
@@ -300,11 +301,11 @@ fn to_json_path(s: &str) -> Option<&Path> {
 fn write_json(
     out_file: Option<&Path>,
     checked: &crate::run_files::Checked,
-    value: &PyJson,
+    value: &Json,
 ) -> Result<(), CliError> {
     let Some(path) = out_file else { return Ok(()) };
     let mut f = OutputFile::create(Some(path), checked)?;
-    f.write_all(value.dump_indented().as_bytes())
+    f.write_all(dumps(value, 4, false).as_bytes())
         .map_err(|e| CliError::io(path, e))?;
     f.commit()
 }
@@ -352,43 +353,43 @@ pub fn run_score(args: &CometScoreArgs, out: &mut dyn Write) -> Result<(), CliEr
     }
     if let Some(path) = to_json {
         // One key per file name (a name given twice is one key, its last system's scores).
-        let mut systems: Vec<(String, PyJson)> = Vec::new();
+        let mut systems: Vec<(String, Json)> = Vec::new();
         for (j, name) in names.iter().enumerate() {
             let rows = (0..n)
                 .map(|i| {
                     let mut row = vec![
-                        ("src".into(), PyJson::Str(loaded.sources[i].clone())),
-                        ("mt".into(), PyJson::Str(loaded.translations[j][i].clone())),
+                        ("src".into(), Json::Str(loaded.sources[i].clone())),
+                        ("mt".into(), Json::Str(loaded.translations[j][i].clone())),
                     ];
                     if let Some(r) = &loaded.references {
-                        row.push(("ref".into(), PyJson::Str(r[i].clone())));
+                        row.push(("ref".into(), Json::Str(r[i].clone())));
                     }
                     let p = &predictions[j][i];
-                    row.push(("COMET".into(), PyJson::Float(f64::from(p.score))));
+                    row.push(("COMET".into(), Json::Float(f64::from(p.score))));
                     if let Some(spans) = p.error_spans.as_ref().filter(|s| !s.is_empty()) {
                         let spans = spans
                             .iter()
                             .map(|s| {
-                                PyJson::Object(vec![
-                                    ("text".into(), PyJson::Str(s.text.clone())),
-                                    ("confidence".into(), PyJson::Float(f64::from(s.confidence))),
-                                    ("severity".into(), PyJson::Str(s.severity.clone())),
-                                    ("start".into(), PyJson::Int(s.start as i64)),
-                                    ("end".into(), PyJson::Int(s.end as i64)),
+                                Json::Object(vec![
+                                    ("text".into(), Json::Str(s.text.clone())),
+                                    ("confidence".into(), Json::Float(f64::from(s.confidence))),
+                                    ("severity".into(), Json::Str(s.severity.clone())),
+                                    ("start".into(), Json::Int(s.start as i64)),
+                                    ("end".into(), Json::Int(s.end as i64)),
                                 ])
                             })
                             .collect();
-                        row.push(("errors".into(), PyJson::List(spans)));
+                        row.push(("errors".into(), Json::Array(spans)));
                     }
-                    PyJson::Object(row)
+                    Json::Object(row)
                 })
                 .collect();
             match systems.iter_mut().find(|(k, _)| k == name) {
-                Some(slot) => slot.1 = PyJson::List(rows),
-                None => systems.push((name.clone(), PyJson::List(rows))),
+                Some(slot) => slot.1 = Json::Array(rows),
+                None => systems.push((name.clone(), Json::Array(rows))),
             }
         }
-        write_json(Some(path), &checked, &PyJson::Object(systems))?;
+        write_json(Some(path), &checked, &Json::Object(systems))?;
         writeln!(out, "Predictions saved in: {}.", common.to_json).map_err(io)?;
     }
     out.flush().map_err(io)
@@ -465,24 +466,24 @@ pub fn run_compare(args: &CometCompareArgs, out: &mut dyn Write) -> Result<(), C
         let results = pairs
             .iter()
             .map(|p| {
-                PyJson::Object(vec![
-                    ("x_name".into(), PyJson::Str(names[p.x].clone())),
-                    ("y_name".into(), PyJson::Str(names[p.y].clone())),
+                Json::Object(vec![
+                    ("x_name".into(), Json::Str(names[p.x].clone())),
+                    ("y_name".into(), Json::Str(names[p.y].clone())),
                     (
                         "bootstrap_resampling".into(),
-                        PyJson::Object(vec![
-                            ("x-mean".into(), PyJson::Float(f32_value(p.x_mean))),
-                            ("y-mean".into(), PyJson::Float(f32_value(p.y_mean))),
-                            ("ties (%)".into(), PyJson::Float(p.ties)),
-                            ("x_wins (%)".into(), PyJson::Float(p.x_wins)),
-                            ("y_wins (%)".into(), PyJson::Float(p.y_wins)),
+                        Json::Object(vec![
+                            ("x-mean".into(), Json::Float(f32_value(p.x_mean))),
+                            ("y-mean".into(), Json::Float(f32_value(p.y_mean))),
+                            ("ties (%)".into(), Json::Float(p.ties)),
+                            ("x_wins (%)".into(), Json::Float(p.x_wins)),
+                            ("y_wins (%)".into(), Json::Float(p.y_wins)),
                         ]),
                     ),
                     (
                         "paired_t-test".into(),
-                        PyJson::Object(vec![
-                            ("statistic".into(), PyJson::Float(p.t_test.statistic)),
-                            ("p_value".into(), PyJson::Float(p.t_test.p_value)),
+                        Json::Object(vec![
+                            ("statistic".into(), Json::Float(p.t_test.statistic)),
+                            ("p_value".into(), Json::Float(p.t_test.p_value)),
                         ]),
                     ),
                 ])
@@ -493,26 +494,26 @@ pub fn run_compare(args: &CometCompareArgs, out: &mut dyn Write) -> Result<(), C
             .zip(&loaded.translations)
             .zip(&scores)
             .map(|((name, mt), s)| {
-                PyJson::Object(vec![
-                    ("name".into(), PyJson::Str(name.clone())),
+                Json::Object(vec![
+                    ("name".into(), Json::Str(name.clone())),
                     ("mt".into(), str_list(mt)),
                     (
                         "scores".into(),
-                        PyJson::List(s.iter().map(|&x| PyJson::Float(x)).collect()),
+                        Json::Array(s.iter().map(|&x| Json::Float(x)).collect()),
                     ),
                 ])
             })
             .collect();
         let mut info = vec![
-            ("model".into(), PyJson::Str(common.model.clone())),
-            ("statistical_results".into(), PyJson::List(results)),
+            ("model".into(), Json::Str(common.model.clone())),
+            ("statistical_results".into(), Json::Array(results)),
             ("source".into(), str_list(&loaded.sources)),
-            ("translations".into(), PyJson::List(translations)),
+            ("translations".into(), Json::Array(translations)),
         ];
         if let Some(r) = &loaded.references {
             info.push(("reference".into(), str_list(r)));
         }
-        write_json(Some(path), &checked, &PyJson::Object(info))?;
+        write_json(Some(path), &checked, &Json::Object(info))?;
         writeln!(out, "Predictions saved in: {}.", common.to_json).map_err(io)?;
     }
     out.flush().map_err(io)

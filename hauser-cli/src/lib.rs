@@ -48,6 +48,7 @@ pub mod out_file;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod py_text;
 pub mod rerank;
 pub mod rerank_metric;
 pub mod run_files;

@@ -27,7 +27,9 @@ pub struct Scored {
     pub signature: String,
 }
 
-/// Python's spelling of a float: `inf`, `-inf`, `nan`, or Rust's shortest round-trip digits.
+/// A float as `--sentence` prints it: `inf`, `-inf` and `nan` as Python spells them, otherwise
+/// Rust's shortest round-trip digits (`1`, not Python's `1.0`; see [`crate::py_text`] for
+/// Python's `repr`).
 pub fn python_float(x: f64) -> String {
     if x.is_nan() {
         "nan".into()

@@ -223,6 +223,30 @@ impl Inputs {
     }
 }
 
+/// A per-segment library call: one float per hypothesis of a chunk.
+type PerSegment = fn(&dyn Metric, &[String], &[Vec<String>]) -> Result<Vec<f64>, MetricError>;
+
+impl PyTextMetric {
+    /// One float per hypothesis from `f` (a per-segment library call), read from Python
+    /// columns, computed in parallel chunks with the interpreter released, as float64 bytes.
+    fn per_hypothesis<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        references: Option<&Bound<'py, PyAny>>,
+        f: PerSegment,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let input = Inputs::read(hypotheses, references)?;
+        let metric = Arc::clone(&self.metric);
+        let long = input.long();
+        let scores = interrupt::run(py, long, move |cancel| {
+            per_sentence(&*metric, input.hyps, input.refs, cancel, f)
+        })?
+        .map_err(Stop::into_py)?;
+        Ok(texts::float_buffer(py, &scores))
+    }
+}
+
 #[pymethods]
 impl PyTextMetric {
     /// The metric `name` (one of `NAMES`), configured by `options` named as `hauser metric`'s
@@ -289,16 +313,9 @@ impl PyTextMetric {
         hypotheses: &Bound<'py, PyAny>,
         references: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let input = Inputs::read(hypotheses, references)?;
-        let metric = Arc::clone(&self.metric);
-        let long = input.long();
-        let scores = interrupt::run(py, long, move |cancel| {
-            per_sentence(&*metric, input.hyps, input.refs, cancel, |m, h, r| {
-                m.sentence_scores(h, r)
-            })
-        })?
-        .map_err(Stop::into_py)?;
-        Ok(texts::float_buffer(py, &scores))
+        self.per_hypothesis(py, hypotheses, references, |m, h, r| {
+            m.sentence_scores(h, r)
+        })
     }
 
     /// The 0-1 score of one hypothesis against its references (a list of `str`): the fast
@@ -354,16 +371,9 @@ impl PyTextMetric {
         hypotheses: &Bound<'py, PyAny>,
         references: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let input = Inputs::read(hypotheses, references)?;
-        let metric = Arc::clone(&self.metric);
-        let long = input.long();
-        let scores = interrupt::run(py, long, move |cancel| {
-            per_sentence(&*metric, input.hyps, input.refs, cancel, |m, h, r| {
-                m.segment_corpus_scores(h, r)
-            })
-        })?
-        .map_err(Stop::into_py)?;
-        Ok(texts::float_buffer(py, &scores))
+        self.per_hypothesis(py, hypotheses, references, |m, h, r| {
+            m.segment_corpus_scores(h, r)
+        })
     }
 
     /// One dict per hypothesis: `score`, the statistics under the reference tool's names and
