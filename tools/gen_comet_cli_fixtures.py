@@ -27,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "hauser-nli" / "tests" / "fixtures" / "comet"
+# unified_metric (CometKiwi) and xcomet_metric checkpoints, made by tools/gen_comet_unified_fixtures.py.
+UNIFIED = ROOT / "hauser-nli" / "tests" / "fixtures" / "comet-unified"
 OUT = ROOT / "hauser-cli" / "tests" / "fixtures" / "drop-in-comet"
 
 SRC = [
@@ -92,6 +94,8 @@ REG = "{MODELS}/regression/checkpoints/model.ckpt"
 EST = "{MODELS}/estimator/checkpoints/model.ckpt"
 QE = "{MODELS}/qe/checkpoints/model.ckpt"
 CLS = "{MODELS}/cls/checkpoints/model.ckpt"
+KIWI = "{UNIFIED}/kiwi/checkpoints/model.ckpt"
+XCOMET = "{UNIFIED}/xcomet/checkpoints/model.ckpt"
 
 SCORE = [
     ["-s", "src.txt", "-t", "sys1.txt", "-r", "ref.txt", "--model", REG, "--gpus", "0", "--quiet"],
@@ -104,6 +108,10 @@ SCORE = [
     ["-s", "src.txt", "-t", "sys3.txt", "-r", "ref.txt", "--model", REG, "--gpus", "0", "--quiet", "--batch_size", "16", "--disable_length_batching"],
     ["-s", "src.txt", "-t", "sys1.txt", "sys2.txt", "-r", "ref.txt", "--model", REG, "--gpus", "0", "--quiet", "--to_json", "out.json"],
     ["-s", "src.txt", "-t", "sys1.txt", "-r", "ref.txt", "--model", REG, "--gpus", "0", "--only_system", "--quiet"],
+    # The unified classes: CometKiwi without and with a reference, XCOMET with source and reference.
+    ["-s", "src.txt", "-t", "sys1.txt", "sys2.txt", "--model", KIWI, "--gpus", "0", "--quiet"],
+    ["-s", "src.txt", "-t", "sys1.txt", "sys2.txt", "-r", "ref.txt", "--model", KIWI, "--gpus", "0", "--quiet"],
+    ["-s", "src.txt", "-t", "sys1.txt", "sys2.txt", "-r", "ref.txt", "--model", XCOMET, "--gpus", "0", "--quiet"],
     # Errors comet reports through its parser (exit 2).
     ["-t", "sys1.txt", "-r", "ref.txt", "--model", REG, "--gpus", "0", "--quiet"],
     ["-s", "src.txt", "-t", "sys1.txt", "--model", REG, "--gpus", "0", "--quiet"],
@@ -128,21 +136,26 @@ def main():
     write_inputs(OUT)
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
-        # The checkpoints name their encoder `../encoder`, relative to the run's directory.
+        # The checkpoints name their encoder `../encoder`, relative to the run's directory: one
+        # run directory per fixture family, each beside a link to that family's encoder.
         tmp = Path(tmp)
-        os.symlink(MODELS / "encoder", tmp / "encoder")
-        work = tmp / "work"
-        work.mkdir()
+        works = {}
+        for key, root in (("{MODELS}", MODELS), ("{UNIFIED}", UNIFIED)):
+            base = tmp / key.strip("{}")
+            (base / "work").mkdir(parents=True)
+            os.symlink(root / "encoder", base / "encoder")
+            works[key] = base / "work"
         for command, mod, fn, runs in (("comet-score", "score", "score_command", SCORE), ("comet-compare", "compare", "compare_command", COMPARE)):
             for argv in runs:
+                work = works["{UNIFIED}" if any("{UNIFIED}" in a for a in argv) else "{MODELS}"]
                 for f in work.iterdir():
                     f.unlink()
                 write_inputs(work)
-                real = [a.replace("{MODELS}", str(MODELS)) for a in argv]
+                real = [a.replace("{MODELS}", str(MODELS)).replace("{UNIFIED}", str(UNIFIED)) for a in argv]
                 code = RUNNER.format(mod=mod, fn=fn, prog=command)
                 p = subprocess.run([sys.executable, "-c", code, *real], cwd=work, capture_output=True, text=True)
-                # No machine paths: the model path goes back to its placeholder.
-                hide = lambda text: text.replace(str(MODELS), "{MODELS}")
+                # No machine paths: the model paths go back to their placeholders.
+                hide = lambda text: text.replace(str(MODELS), "{MODELS}").replace(str(UNIFIED), "{UNIFIED}")
                 case = {"command": command, "argv": argv, "status": p.returncode, "stdout": hide(p.stdout)}
                 if "--to_json" in argv:
                     name = argv[argv.index("--to_json") + 1]

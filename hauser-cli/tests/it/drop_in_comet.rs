@@ -12,13 +12,21 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/drop-in-comet")
 }
 
-fn models() -> String {
+fn fixture_dir(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../hauser-nli/tests/fixtures/comet")
+        .join("../hauser-nli/tests/fixtures")
+        .join(name)
         .canonicalize()
         .expect("COMET fixtures")
         .display()
         .to_string()
+}
+
+/// The placeholders of the recorded cases filled in: `{MODELS}` (the estimator and regression
+/// checkpoints) and `{UNIFIED}` (CometKiwi and XCOMET).
+fn fill(text: &str) -> String {
+    text.replace("{MODELS}", &fixture_dir("comet"))
+        .replace("{UNIFIED}", &fixture_dir("comet-unified"))
 }
 
 /// Whether two JSON texts hold the same values, numbers equal to 1e-5 (relative above 1).
@@ -51,21 +59,20 @@ fn replay(case: &serde_json::Value) -> Option<String> {
     for name in ["src.txt", "ref.txt", "sys1.txt", "sys2.txt", "sys3.txt"] {
         std::fs::copy(fixtures().join(name), dir.path().join(name)).expect("copy input");
     }
-    let m = models();
     let mut args = vec![case["command"].as_str().unwrap().to_string()];
     args.extend(
         case["argv"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|a| a.as_str().unwrap().replace("{MODELS}", &m)),
+            .map(|a| fill(a.as_str().unwrap())),
     );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hauser"))
         .args(&args)
         .current_dir(dir.path())
         .output()
         .expect("run hauser");
-    let want = case["stdout"].as_str().unwrap().replace("{MODELS}", &m);
+    let want = fill(case["stdout"].as_str().unwrap());
     let got = String::from_utf8_lossy(&out.stdout).to_string();
     let status = i64::from(out.status.code().unwrap_or(-1));
     let mut problems = Vec::new();
@@ -79,7 +86,7 @@ fn replay(case: &serde_json::Value) -> Option<String> {
         let argv = &args;
         let i = argv.iter().position(|a| a == "--to_json").unwrap();
         let written = std::fs::read_to_string(dir.path().join(&argv[i + 1])).unwrap_or_default();
-        let want = json.as_str().unwrap().replace("{MODELS}", &m);
+        let want = fill(json.as_str().unwrap());
         if !same_json(&written, &want) {
             problems.push(format!("--to_json:\n{written}\nwanted:\n{want}"));
         }
