@@ -10,7 +10,7 @@ use super::ops::{activation, additive_mask};
 use super::spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 use crate::packed::{
-    linear_parts, norm_parts, packed_act, split_counts, values, CausalLayer, PackedCausalLm,
+    linear_parts, norm_parts, packed_act, split_counts, values, PackedCausalLm, PackedLayer,
 };
 
 /// GPT-2 checkpoints: `GPT2LMHeadModel` keeps the model under `transformer.`, `GPT2Model` bare.
@@ -162,14 +162,14 @@ pub(crate) fn pack(
     }))
 }
 
-fn pack_block(b: &Block) -> candle_core::Result<CausalLayer> {
+fn pack_block(b: &Block) -> candle_core::Result<PackedLayer> {
     let (ln1_g, ln1_b, _) = norm_parts(&b.ln_1)?;
     let (ln2_g, ln2_b, _) = norm_parts(&b.ln_2)?;
     let (qkv_w, qkv_b) = linear_parts(&b.c_attn)?;
     let (out_w, out_b) = linear_parts(&b.c_proj)?;
-    let (fc_w, fc_b) = linear_parts(&b.c_fc)?;
-    let (proj_w, proj_b) = linear_parts(&b.mlp_proj)?;
-    Ok(CausalLayer {
+    let (inter_w, inter_b) = linear_parts(&b.c_fc)?;
+    let (ffn_w, ffn_b) = linear_parts(&b.mlp_proj)?;
+    Ok(PackedLayer {
         ln1_g,
         ln1_b,
         qkv_w,
@@ -178,10 +178,10 @@ fn pack_block(b: &Block) -> candle_core::Result<CausalLayer> {
         out_b,
         ln2_g,
         ln2_b,
-        fc_w,
-        fc_b,
-        proj_w,
-        proj_b,
+        inter_w,
+        inter_b,
+        ffn_w,
+        ffn_b,
     })
 }
 

@@ -1,29 +1,12 @@
 //! GPT-2 (pre-LayerNorm blocks, causal attention, tied LM head) in plain f32 buffers: token
 //! log-probabilities of unpadded sequences laid end to end, as the encoder path does.
 
-use super::attention::attention;
+use super::block::{pre_norm_block, BiasOrder, BlockShape};
+use super::encoder::PackedLayer;
 use super::gemm::{matmul, GemmError, View};
-use super::math::{add_rows, bias_activate, layer_norm, log_sum_exp_rows, Act};
-use super::scratch::{fill_rows, with_scratch, Buffers};
+use super::math::{layer_norm, log_sum_exp_rows, Act};
+use super::scratch::{with_scratch, Buffers};
 use super::{check_finite, PackedError};
-
-/// One GPT-2 block; matrices are input-major (`[in, out]`, GPT-2's own `Conv1D` layout).
-#[derive(Debug, Clone)]
-pub(crate) struct CausalLayer {
-    pub ln1_g: Vec<f32>,
-    pub ln1_b: Vec<f32>,
-    /// Query, key and value projections side by side: `[hidden, 3 * hidden]`.
-    pub qkv_w: Vec<f32>,
-    pub qkv_b: Vec<f32>,
-    pub out_w: Vec<f32>,
-    pub out_b: Vec<f32>,
-    pub ln2_g: Vec<f32>,
-    pub ln2_b: Vec<f32>,
-    pub fc_w: Vec<f32>,
-    pub fc_b: Vec<f32>,
-    pub proj_w: Vec<f32>,
-    pub proj_b: Vec<f32>,
-}
 
 /// A GPT-2 language model in the packed layout.
 #[derive(Debug, Clone)]
@@ -38,7 +21,8 @@ pub(crate) struct PackedCausalLm {
     pub wte: Vec<f32>,
     /// `[positions, hidden]`.
     pub wpe: Vec<f32>,
-    pub layers: Vec<CausalLayer>,
+    /// GPT-2's blocks, its `c_fc` and `mlp.c_proj` as `inter` and `ffn`.
+    pub layers: Vec<PackedLayer>,
     pub lnf_g: Vec<f32>,
     pub lnf_b: Vec<f32>,
 }
@@ -160,66 +144,23 @@ impl PackedCausalLm {
         Ok(x)
     }
 
-    /// `x += attn(LN1(x)); x += mlp(LN2(x))`.
+    /// One GPT-2 block: layer norms before attention and the MLP, biases after the products.
     fn block(
         &self,
-        l: &CausalLayer,
+        l: &PackedLayer,
         seqs: &[&[u32]],
         x: &mut [f32],
         buf: &mut Buffers,
     ) -> Result<(), GemmError> {
-        let h = self.hidden;
-        let total = x.len() / h;
-        let (qkv, ctx, normed, inner) = (
-            &mut buf.qkv[..total * 3 * h],
-            &mut buf.ctx[..total * h],
-            &mut buf.mid[..total * h],
-            &mut buf.inter[..total * self.inner],
-        );
-        normed.copy_from_slice(x);
-        layer_norm(normed, h, &l.ln1_g, &l.ln1_b, self.eps);
-        fill_rows(qkv, 3 * h, &l.qkv_b);
-        matmul(
-            qkv,
-            3 * h,
-            View::dense(normed, total, h),
-            View::dense(&l.qkv_w, h, 3 * h),
-            1.0,
-            true,
-        )?;
+        let shape = BlockShape {
+            hidden: self.hidden,
+            heads: self.heads,
+            inter: self.inner,
+            eps: self.eps,
+            act: self.act,
+        };
         let lens = seqs.iter().map(|s| s.len());
-        attention(lens, h, self.heads, true, qkv, ctx, &mut buf.scores)?;
-        // The residual stream accumulates the projection; its bias follows.
-        matmul(
-            x,
-            h,
-            View::dense(ctx, total, h),
-            View::dense(&l.out_w, h, h),
-            1.0,
-            true,
-        )?;
-        add_rows(x, &l.out_b);
-        normed.copy_from_slice(x);
-        layer_norm(normed, h, &l.ln2_g, &l.ln2_b, self.eps);
-        matmul(
-            inner,
-            self.inner,
-            View::dense(normed, total, h),
-            View::dense(&l.fc_w, h, self.inner),
-            1.0,
-            false,
-        )?;
-        bias_activate(inner, &l.fc_b, self.act);
-        matmul(
-            x,
-            h,
-            View::dense(inner, total, self.inner),
-            View::dense(&l.proj_w, self.inner, h),
-            1.0,
-            true,
-        )?;
-        add_rows(x, &l.proj_b);
-        Ok(())
+        pre_norm_block(l, &shape, lens, true, BiasOrder::Last, x, buf)
     }
 
     /// Log-probabilities of the tokens `t >= from[i]` (at least 1) of each sequence from the

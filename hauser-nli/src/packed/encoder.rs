@@ -8,8 +8,9 @@
 //! float rounding.
 
 use super::attention::attention;
+use super::block::{pre_norm_block, BiasOrder, BlockShape};
 use super::gemm::{matmul, GemmError, View};
-use super::math::{add_layer_norm, add_rows, bias_activate, layer_norm, Act};
+use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
 use super::{check_finite, PackedError};
 
@@ -289,9 +290,7 @@ impl PackedEncoder {
         Ok(())
     }
 
-    /// A pre-LayerNorm layer: `x += Attn(LN1(x))`, then `x += FFN(LN2(x))`, each block reading
-    /// a normalised copy (in `mid`) and its output, bias included, added to the raw stream by
-    /// the matrix product itself.
+    /// One XLM-RoBERTa XL layer (layer norms before each block), as [`pre_norm_block`] runs it.
     fn pre_norm_layer(
         &self,
         l: &PackedLayer,
@@ -299,56 +298,18 @@ impl PackedEncoder {
         x: &mut [f32],
         buf: &mut Buffers,
     ) -> Result<(), GemmError> {
-        let h = self.hidden;
-        let total = x.len() / h;
-        let (qkv, ctx, mid, inter) = (
-            &mut buf.qkv[..total * 3 * h],
-            &mut buf.ctx[..total * h],
-            &mut buf.mid[..total * h],
-            &mut buf.inter[..total * self.inter],
-        );
-        mid.copy_from_slice(x);
-        layer_norm(mid, h, &l.ln1_g, &l.ln1_b, self.eps);
-        fill_rows(qkv, 3 * h, &l.qkv_b);
-        matmul(
-            qkv,
-            3 * h,
-            View::dense(mid, total, h),
-            View::dense(&l.qkv_w, h, 3 * h),
-            1.0,
-            true,
-        )?;
         let lens = seqs.iter().map(|s| s.ids.len());
-        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores)?;
-        add_rows(x, &l.out_b);
-        matmul(
-            x,
-            h,
-            View::dense(ctx, total, h),
-            View::dense(&l.out_w, h, h),
-            1.0,
-            true,
-        )?;
-        mid.copy_from_slice(x);
-        layer_norm(mid, h, &l.ln2_g, &l.ln2_b, self.eps);
-        let wide = self.inter;
-        matmul(
-            inter,
-            wide,
-            View::dense(mid, total, h),
-            View::dense(&l.inter_w, h, wide),
-            1.0,
-            false,
-        )?;
-        bias_activate(inter, &l.inter_b, self.act);
-        add_rows(x, &l.ffn_b);
-        matmul(
-            x,
-            h,
-            View::dense(inter, total, wide),
-            View::dense(&l.ffn_w, wide, h),
-            1.0,
-            true,
-        )
+        pre_norm_block(l, &self.shape(), lens, false, BiasOrder::First, x, buf)
+    }
+
+    /// The block settings of this encoder's layers.
+    fn shape(&self) -> BlockShape {
+        BlockShape {
+            hidden: self.hidden,
+            heads: self.heads,
+            inter: self.inter,
+            eps: self.eps,
+            act: self.act,
+        }
     }
 }

@@ -12,6 +12,7 @@
 //! reference for other devices and precisions, and the tests compare the two.
 
 mod attention;
+mod block;
 mod causal;
 mod encoder;
 mod gemm;
@@ -20,8 +21,8 @@ mod pack;
 mod scratch;
 mod t5;
 
-pub(crate) use causal::{split_counts, CausalLayer, PackedCausalLm};
-pub(crate) use encoder::{PackedEncoder, SeqRef};
+pub(crate) use causal::{split_counts, PackedCausalLm};
+pub(crate) use encoder::{PackedEncoder, PackedLayer, SeqRef};
 pub(crate) use pack::{
     input_major_values, linear_parts, norm_parts, pack, pack_layer, packed_act, values,
     EncoderModules, LayerModules,
