@@ -149,3 +149,43 @@ pub fn edited_fixture(dir: &Path, name: &str, edit: impl Fn(&mut serde_json::Val
     std::fs::write(&cfg_path, cfg.to_string()).expect("write config");
     to
 }
+
+/// A fresh directory holding copies of the files `names` of `fixtures`: where a recorded
+/// drop-in case (sacreBLEU, comet, bert_score) runs.
+pub fn case_dir(fixtures: &Path, names: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in names {
+        std::fs::copy(fixtures.join(name), dir.path().join(name)).expect("copy input");
+    }
+    dir
+}
+
+/// Runs `hauser ARGS` in `dir`: its standard output, and a problem if its exit status is not
+/// `want_status`.
+pub fn run_case(dir: &Path, args: &[String], want_status: i64) -> (Output, Option<String>) {
+    let out = hauser()
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run hauser");
+    let status = i64::from(out.status.code().unwrap_or(-1));
+    let problem = (status != want_status).then(|| format!("status {status} ({})", stderr(&out)));
+    (out, problem)
+}
+
+/// Replays every case of `fixtures/cases.json` (at least `min` of them) through `replay`,
+/// which returns what differs in one case; fails listing every case that differs.
+pub fn replay_cases(fixtures: &Path, min: usize, replay: impl Fn(&Value) -> Option<String>) {
+    let text = std::fs::read_to_string(fixtures.join("cases.json")).expect("cases.json");
+    let cases: Value = serde_json::from_str(&text).expect("JSON");
+    let cases = cases["cases"].as_array().expect("a case list");
+    assert!(cases.len() >= min, "{} cases", cases.len());
+    let failures: Vec<String> = cases.iter().filter_map(replay).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}

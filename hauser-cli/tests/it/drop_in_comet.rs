@@ -55,10 +55,8 @@ fn same_json(a: &str, b: &str) -> bool {
 
 /// Runs one recorded case in a fresh directory holding the inputs; returns what differs.
 fn replay(case: &serde_json::Value) -> Option<String> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for name in ["src.txt", "ref.txt", "sys1.txt", "sys2.txt", "sys3.txt"] {
-        std::fs::copy(fixtures().join(name), dir.path().join(name)).expect("copy input");
-    }
+    let names = ["src.txt", "ref.txt", "sys1.txt", "sys2.txt", "sys3.txt"];
+    let dir = case_dir(&fixtures(), &names);
     let mut args = vec![case["command"].as_str().unwrap().to_string()];
     args.extend(
         case["argv"]
@@ -67,25 +65,16 @@ fn replay(case: &serde_json::Value) -> Option<String> {
             .iter()
             .map(|a| fill(a.as_str().unwrap())),
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hauser"))
-        .args(&args)
-        .current_dir(dir.path())
-        .output()
-        .expect("run hauser");
+    let (out, status) = run_case(dir.path(), &args, case["status"].as_i64().unwrap());
     let want = fill(case["stdout"].as_str().unwrap());
     let got = String::from_utf8_lossy(&out.stdout).to_string();
-    let status = i64::from(out.status.code().unwrap_or(-1));
-    let mut problems = Vec::new();
-    if status != case["status"].as_i64().unwrap() {
-        problems.push(format!("status {status} ({})", stderr(&out)));
-    }
+    let mut problems: Vec<String> = status.into_iter().collect();
     if got != want {
         problems.push(format!("stdout:\n{got}\nwanted:\n{want}"));
     }
     if let Some(json) = case.get("to_json") {
-        let argv = &args;
-        let i = argv.iter().position(|a| a == "--to_json").unwrap();
-        let written = std::fs::read_to_string(dir.path().join(&argv[i + 1])).unwrap_or_default();
+        let i = args.iter().position(|a| a == "--to_json").unwrap();
+        let written = std::fs::read_to_string(dir.path().join(&args[i + 1])).unwrap_or_default();
         let want = fill(json.as_str().unwrap());
         if !same_json(&written, &want) {
             problems.push(format!("--to_json:\n{written}\nwanted:\n{want}"));
@@ -96,16 +85,5 @@ fn replay(case: &serde_json::Value) -> Option<String> {
 
 #[test]
 fn comet_score_and_compare_print_what_unbabel_comet_prints() {
-    let text = std::fs::read_to_string(fixtures().join("cases.json")).expect("cases.json");
-    let cases: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let cases = cases["cases"].as_array().unwrap();
-    assert!(cases.len() >= 15);
-    let failures: Vec<String> = cases.iter().filter_map(replay).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
+    replay_cases(&fixtures(), 15, replay);
 }
