@@ -38,6 +38,8 @@ from .compat import (
 )
 from .metrics import SACREBLEU_VERSION as __version__
 
+# Written out rather than built from compat.__all__: mypy and stubtest read __all__
+# statically, and a list they cannot evaluate hides the functions from them.
 __all__ = [
     "BLEU",
     "CHRF",
