@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_comet_cli_fixtures import MODELS, write_inputs  # noqa: E402
+from gen_comet_cli_fixtures import MODELS, run_dir, write_inputs  # noqa: E402
 
 RUNNER = (
     "import sys, torch\n"
@@ -70,10 +70,7 @@ def main():
     print("| --- | --- | --- |")
     model = MODELS / "regression" / "checkpoints" / "model.ckpt"
     with tempfile.TemporaryDirectory() as tmp:
-        # The checkpoint names its encoder `../encoder`, relative to the run's directory.
-        work = Path(tmp) / "work"
-        work.mkdir()
-        os.symlink(MODELS / "encoder", Path(tmp) / "encoder")
+        work = run_dir(Path(tmp), MODELS)
         write_inputs(work)
         for label, env, f32, batch in RUNS:
             argv = ["-s", "src.txt", "-t", "sys1.txt", "-r", "ref.txt", "--model", str(model),

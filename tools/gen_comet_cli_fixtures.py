@@ -126,6 +126,15 @@ COMPARE = [
 ]
 
 
+def run_dir(base, models):
+    """`base/work`, a directory to run comet in beside `base/encoder`, a link to the encoder of
+    the fixture family `models`: the checkpoints name their encoder `../encoder`, relative to
+    the directory comet runs in."""
+    (base / "work").mkdir(parents=True)
+    os.symlink(models / "encoder", base / "encoder")
+    return base / "work"
+
+
 def write_inputs(d):
     for name, lines in (("src.txt", SRC), ("ref.txt", REF), ("sys1.txt", SYS1), ("sys2.txt", SYS2), ("sys3.txt", SYS3)):
         (d / name).write_text("".join(l + "\n" for l in lines), encoding="utf-8")
@@ -136,15 +145,8 @@ def main():
     write_inputs(OUT)
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
-        # The checkpoints name their encoder `../encoder`, relative to the run's directory: one
-        # run directory per fixture family, each beside a link to that family's encoder.
-        tmp = Path(tmp)
-        works = {}
-        for key, root in (("{MODELS}", MODELS), ("{UNIFIED}", UNIFIED)):
-            base = tmp / key.strip("{}")
-            (base / "work").mkdir(parents=True)
-            os.symlink(root / "encoder", base / "encoder")
-            works[key] = base / "work"
+        # One run directory per fixture family.
+        works = {key: run_dir(Path(tmp) / key.strip("{}"), root) for key, root in (("{MODELS}", MODELS), ("{UNIFIED}", UNIFIED))}
         for command, mod, fn, runs in (("comet-score", "score", "score_command", SCORE), ("comet-compare", "compare", "compare_command", COMPARE)):
             for argv in runs:
                 work = works["{UNIFIED}" if any("{UNIFIED}" in a for a in argv) else "{MODELS}"]
