@@ -4,7 +4,8 @@ Writes figlang-metrics/tests/fixtures/sacrebleu_ter.json:
   items            hypothesis / references pairs written for this fixture (shifted blocks of
                    1-10 words, repeated words, sentences of 40-130 words so that the beam, the
                    shift distance and the candidate limit matter, punctuation, casing, CJK and
-                   kana text, 2-3 references, empty / whitespace-only / one-word edge cases)
+                   kana text, 2-3 references, empty / whitespace-only / one-word edge cases,
+                   references whose second pass through the tokenizer changes them)
   configs          for each of the 16 combinations of case_sensitive, normalized, no_punct and
                    asian_support: per item [score, num_edits, ref_length, score bits,
                    ref_length bits] (bits: the IEEE-754 double as an integer) of
@@ -146,6 +147,13 @@ def hand_written():
     add("refs_identical_second", "his heart was stone", "his heart was made of stone",
         "his heart was stone")
     add("refs_different_lengths", "a b c", "a b c d e f g h i j", "x")
+    # sacreBLEU preprocesses references twice (`_cache_references`, then TER's
+    # `_extract_reference_info`) and hypotheses once; the normalising tokenizer is not idempotent.
+    add("ref_twice_possessive", "it's, the cat's.", "it's, the cat's.")
+    add("ref_twice_pretokenized_hyp", "it 's , the cat 's .", "it's, the cat's.")
+    add("ref_twice_dot_digit", "a ,.1 and ..5 b", "a ,.1 and ..5 b")
+    add("ref_twice_dash", "the -'s end's; x", "the -'s end's; x")
+    add("ref_twice_two_refs", "bob's, ok", "bob's, ok", "bob 's , ok")
     # Edge cases.
     add("empty_hyp", "", "a b c")
     add("empty_ref", "a b c", "")

@@ -572,6 +572,25 @@ impl Ter {
         tercom_tokenize(self.options(), line)
     }
 
+    /// The words of a reference: [`Self::tokenize`] applied twice, as sacreBLEU 2.4.3 does.
+    /// Its `_cache_references` preprocesses every reference and TER's `_extract_reference_info`
+    /// preprocesses the result again, while a hypothesis goes through once. The Tercom
+    /// tokenizer is not idempotent when `normalized`: `it's,` becomes `it's ,` and then
+    /// `it 's ,`, and `&amp;quot;` becomes `&quot;` and then `"`.
+    ///
+    /// ```
+    /// use figlang_metrics::text::ter::Ter;
+    /// let ter = Ter { normalized: true, ..Ter::default() };
+    /// assert_eq!(ter.tokenize("it's,"), "it's ,");
+    /// assert_eq!(ter.tokenize_reference("it's,"), "it 's ,");
+    /// // So an identical pair scores 2 edits over 3 reference words, as in sacreBLEU.
+    /// assert_eq!(ter.sentence("it's,", &["it's,"])?.score, 100.0 * (2.0 / 3.0));
+    /// # Ok::<(), figlang_metrics::text::MetricError>(())
+    /// ```
+    pub fn tokenize_reference(&self, line: &str) -> String {
+        self.tokenize(&self.tokenize(line))
+    }
+
     /// Statistics of one hypothesis against its references: the fewest edits over the
     /// references and their mean length. Without references (sacreBLEU raises) both are 0.
     pub fn segment_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> TerStats {
@@ -579,7 +598,10 @@ impl Ter {
             return TerStats::default();
         }
         let hyp = self.tokenize(hyp);
-        let refs: Vec<String> = refs.iter().map(|r| self.tokenize(r.as_ref())).collect();
+        let refs: Vec<String> = refs
+            .iter()
+            .map(|r| self.tokenize_reference(r.as_ref()))
+            .collect();
         let mut ids: FxMap<&str, u32> = FxMap::default();
         let mut id = |w| {
             let next = ids.len() as u32;
