@@ -112,6 +112,42 @@ def test_compat_scores_equal_sacrebleu_on_the_corpus(single):
         assert ours.score == ref.score and str(ours) == str(ref)
 
 
+def test_add_k_counts_and_totals_are_sacrebleus():
+    """sacreBLEU's compute_bleu adds add-k's value to the counts and totals of its score
+    (orders 2 and up): ints plus k, floats when k is a float, up to the first empty order."""
+    from hauser.compat.sacrebleu.metrics import BLEU
+
+    cases = [
+        (["the cat sat on a mat"], [["the cat sat on the mat"]]),
+        (["x"], [["the cat"]]),
+        (["the cat sat"], [["the cat sat"]]),
+    ]
+    for kw in (
+        {"smooth_method": "add-k"},
+        {"smooth_method": "add-k", "smooth_value": 0.5},
+        {"smooth_method": "add-k", "smooth_value": 0},
+        {"smooth_method": "add-k", "smooth_value": 0.0},
+        {"smooth_method": "add-k", "smooth_value": 2, "max_ngram_order": 6},
+        {"smooth_method": "floor"},
+    ):
+        for hyps, refs in cases:
+            want = sacrebleu.metrics.BLEU(**kw).corpus_score(hyps, refs)
+            got = BLEU(**kw).corpus_score(hyps, refs)
+            assert (repr(got.counts), repr(got.totals)) == (repr(want.counts), repr(want.totals)), kw
+
+
+def test_ter_tokenizes_references_twice_as_sacrebleu_does():
+    """sacreBLEU preprocesses TER references twice and hypotheses once: with `normalized`,
+    `it's,` is two words in a hypothesis and three in a reference."""
+    import hauser.compat.sacrebleu as compat
+
+    for hyp, ref in (("it's,", "it's,"), ("it 's , ok", "it's, ok"), ("a ,.1", "a ,.1")):
+        want = sacrebleu.sentence_ter(hyp, [ref], normalized=True)
+        got = compat.sentence_ter(hyp, [ref], normalized=True)
+        assert (got.score, got.num_edits, got.ref_length) == (want.score, want.num_edits, want.ref_length)
+    assert compat.sentence_ter("it's,", ["it's,"], normalized=True).num_edits == 2
+
+
 def test_compat_refuses_what_sacrebleu_would_score_silently(single):
     import hauser.compat.sacrebleu as compat
 

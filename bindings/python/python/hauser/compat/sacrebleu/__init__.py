@@ -20,7 +20,10 @@ Differences, on purpose:
   ``spm``, ``flores101``, ``flores200``) are refused with a ``ValueError``; ``13a``, ``intl``,
   ``zh``, ``char`` and ``none`` are built in;
 - test sets (``DATASETS``, ``download_test_set``...) are not offered: use ``hauser sacrebleu``,
-  which reads sacreBLEU's cache.
+  which reads sacreBLEU's cache;
+- ``corpus_score(..., n_bootstrap=N)`` of chrF and TER returns its interval where sacreBLEU
+  raises ``TypeError: don't know how to coerce float and float32`` (a resample that scores a
+  bare zero, e.g. one with no reference word, mixed with NumPy floats; docs/DROP-IN.md).
 
 Signatures carry ``version:2.4.3``, the sacreBLEU release whose behaviour and numbers this
 module reproduces, so that they compare equal to sacreBLEU's own.

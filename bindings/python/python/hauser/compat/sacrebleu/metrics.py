@@ -457,15 +457,35 @@ class BLEU(Metric):
         }
 
     def _make_score(self, value: float, details: Dict[str, Any]) -> Score:
+        counts, totals = self._sacre_counts(details["counts"], details["totals"])
         return BLEUScore(
             value,
-            [int(c) for c in details["counts"]],
-            [int(t) for t in details["totals"]],
+            counts,
+            totals,
             list(details["precisions"]),
             details["bp"],
             int(details["sys_len"]),
             int(details["ref_len"]),
         )
+
+    def _sacre_counts(self, counts: Sequence[float], totals: Sequence[float]) -> "tuple[List[Any], List[Any]]":
+        """The counts and totals as sacreBLEU's score holds them. Its ``compute_bleu`` adds
+        add-k's value to the lists it returns, from order 2 up to the first order left without
+        n-grams, unless nothing matched at all: those entries are ``int + k`` (a float when k is
+        a float, as ``17.1`` or ``135.0``), the others ints. The engine's values are the sums
+        already; only their Python types are sacreBLEU's here."""
+        c: List[Any] = [int(x) for x in counts]
+        t: List[Any] = [int(x) for x in totals]
+        if self.smooth_method != "add-k" or not c or c[0] == 0:
+            return c, t
+        k = self.SMOOTH_DEFAULTS["add-k"] if self.smooth_value is None else self.smooth_value
+        if not t[0]:
+            return c, t
+        for n in range(1, len(c)):
+            c[n], t[n] = type(c[n] + k)(counts[n]), type(t[n] + k)(totals[n])
+            if t[n] == 0:
+                break
+        return c, t
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """Sentence BLEU (sacreBLEU recommends ``effective_order=True`` and warns otherwise)."""
