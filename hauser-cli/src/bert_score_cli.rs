@@ -205,6 +205,8 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
             // The command's fast tokenizer (its default) gets no leading space on
             // transformers 4.57: what the recorded runs show for RoBERTa.
             prefix_space: (!args.use_fast_tokenizer).then_some(false),
+            // The command runs on transformers 4.x, whose tokenizer class decides.
+            empty_by_tokenizer_class: true,
         },
     )?;
     let c: Vec<&str> = cands.iter().map(String::as_str).collect();
@@ -223,23 +225,15 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
             None => x,
         }
     };
-    // bert_score's float32 values: an empty candidate's precision and an empty reference's
-    // recall are 0/0 (NaN, and a NaN among several references wins torch's max); F1 is
-    // 2PR/(P+R) of the pair in float32, NaN read as 0.
+    // bert_score's float32 values. NaN where its arithmetic gives 0/0 (with a tokenizer of
+    // transformers' generic class, an empty candidate's precision and an empty reference's
+    // recall; among several references it wins torch's max): the library reproduces those.
+    // F1 is 2PR/(P+R) of the pair in float32, NaN read as 0.
     let mut ps = Vec::new();
     let mut rs = Vec::new();
     let mut fs = Vec::new();
-    for ((s, cand), rf) in scores.iter().zip(&cands).zip(&refs) {
-        let p = if cand.is_empty() {
-            f32::NAN
-        } else {
-            s.precision as f32
-        };
-        let r = if rf.iter().any(String::is_empty) {
-            f32::NAN
-        } else {
-            s.recall as f32
-        };
+    for (s, rf) in scores.iter().zip(&refs) {
+        let (p, r) = (s.precision as f32, s.recall as f32);
         let f = if rf.len() == 1 {
             2.0 * p * r / (p + r)
         } else {

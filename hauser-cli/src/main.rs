@@ -103,7 +103,13 @@ fn main() -> ExitCode {
             comet_cli::run_compare(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::BertScore(args) => {
-            bert_score_cli::run(args, &mut std::io::stdout().lock()).map(|_| true)
+            // bert_score fails with a Python exception (an AssertionError for a missing file,
+            // a length mismatch, `--idf` on one pair...): exit status 1, as there. Argument
+            // errors stay clap's 2, as argparse's.
+            return match bert_score_cli::run(args, &mut std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => report(&e, 1),
+            };
         }
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
@@ -113,13 +119,17 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(e) if e.is_interrupted() => {
-            eprintln!("hauser: interrupted");
-            ExitCode::from(e.exit_code())
-        }
-        Err(e) => {
-            eprintln!("hauser: error: {e}");
-            ExitCode::from(e.exit_code())
-        }
+        Err(e) => report(&e, e.exit_code()),
+    }
+}
+
+/// Prints a command's error and gives its exit status: `code`, or 130 after Ctrl-C.
+fn report(e: &hauser_cli::error::CliError, code: u8) -> ExitCode {
+    if e.is_interrupted() {
+        eprintln!("hauser: interrupted");
+        ExitCode::from(e.exit_code())
+    } else {
+        eprintln!("hauser: error: {e}");
+        ExitCode::from(code)
     }
 }

@@ -143,7 +143,7 @@ pub use t5::{
     MetricxPrediction, MetricxVersion, T5Config, DEFAULT_TOKENIZER as METRICX_DEFAULT_TOKENIZER,
     SCORE_RANGE as METRICX_SCORE_RANGE, SCORE_TOKEN as METRICX_SCORE_TOKEN,
 };
-pub use tokenize::{Encoded, TextEncoder, T5_MODEL_TYPES, XLMR_MODEL_TYPES};
+pub use tokenize::{tokenizer_class, Encoded, TextEncoder, T5_MODEL_TYPES, XLMR_MODEL_TYPES};
 
 /// Crate version, used in signatures.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -405,11 +405,27 @@ fn xlmr_spm(source: &ModelSource, model_type: &str) -> Result<Option<std::path::
     }
 }
 
-/// Whether `tokenizer_config.json`, else `config.json`, names XLM-R's tokenizer class
-/// (`tokenizer_class`, which transformers' AutoTokenizer follows before the `model_type`):
-/// a checkpoint of another `model_type` (a `roberta` config, say) may ship XLM-R's
-/// tokenizer that way.
+/// Whether the tokenizer class of `source` ([`tokenizer_class`]) is XLM-R's: a checkpoint of
+/// another `model_type` (a `roberta` config, say) may ship XLM-R's tokenizer that way.
 fn xlmr_tokenizer_class(source: &ModelSource) -> Result<bool> {
+    Ok(matches!(
+        tokenizer_class(source)?.as_deref(),
+        Some("XLMRobertaTokenizer" | "XLMRobertaTokenizerFast")
+    ))
+}
+
+/// The `tokenizer_class` a model names in `tokenizer_config.json`, else in `config.json`, as
+/// transformers' `AutoTokenizer` reads it before falling back to the `model_type`; `None`
+/// when neither names one (or a file is unreadable, as transformers treats it).
+///
+/// Some behaviour depends on the class rather than on `tokenizer.json`: transformers' generic
+/// `PreTrainedTokenizerFast` adds no special tokens in `build_inputs_with_special_tokens`, so
+/// bert_score encodes an empty sentence as no tokens at all with such a model, and as
+/// `[CLS] [SEP]` with a model-specific class (`BertTokenizer`, `RobertaTokenizer`...).
+///
+/// # Errors
+/// A hub download failure.
+pub fn tokenizer_class(source: &ModelSource) -> Result<Option<String>> {
     for file in ["tokenizer_config.json", "config.json"] {
         let Some(p) = source.optional(file)? else {
             continue;
@@ -419,13 +435,10 @@ fn xlmr_tokenizer_class(source: &ModelSource) -> Result<bool> {
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
         if let Some(class) = v.get("tokenizer_class").and_then(|c| c.as_str()) {
-            return Ok(matches!(
-                class,
-                "XLMRobertaTokenizer" | "XLMRobertaTokenizerFast"
-            ));
+            return Ok(Some(class.to_string()));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// `tokenizer_config.json` as JSON (empty when absent or unreadable, as transformers treats

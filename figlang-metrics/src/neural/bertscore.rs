@@ -59,6 +59,15 @@ pub struct BertScoreOptions {
     /// for the model (see [`default_prefix_space`]). Recorded in the signature when it differs
     /// from that default.
     pub prefix_space: Option<bool>,
+    /// How an empty text is encoded. `false` (the default): `[CLS] [SEP]`, as bert_score does
+    /// with every model-specific tokenizer class (`BertTokenizer`, `RobertaTokenizer`...: the
+    /// classes hub models name); P and R of its pairs are then 0. `true`: as bert_score 0.3.13
+    /// on transformers 4.x does with the model's own class, `build_inputs_with_special_tokens([])`,
+    /// which transformers' generic `PreTrainedTokenizerFast` leaves empty: the text has no
+    /// token, so a candidate's precision or a reference's recall is 0/0 (NaN) and the IDF
+    /// counts the reference as a document without tokens. The `bert-score` drop-in command
+    /// sets it; it only changes anything for a model whose `tokenizer_class` is the generic one.
+    pub empty_by_tokenizer_class: bool,
 }
 
 /// Whether `bert_score` 0.3.13 encodes texts of a `model_type` with `add_prefix_space=True`: it
@@ -79,6 +88,7 @@ impl Default for BertScoreOptions {
             baseline: None,
             batch_size: 64,
             prefix_space: None,
+            empty_by_tokenizer_class: false,
         }
     }
 }
@@ -92,6 +102,10 @@ pub struct BertScore {
     cls: u32,
     sep: u32,
     prefix_space: bool,
+    /// Empty texts have no token ([`BertScoreOptions::empty_by_tokenizer_class`] with a model
+    /// of the generic tokenizer class, `hauser_nli::tokenizer_class`): no states, a recall (as
+    /// a reference) or precision (as a candidate) of 0/0, and a document without tokens for IDF.
+    bare_empty: bool,
     options: BertScoreOptions,
 }
 
@@ -125,6 +139,9 @@ impl BertScore {
         let prefix_space = options
             .prefix_space
             .unwrap_or_else(|| default_prefix_space(embedder.model().model_type()));
+        let bare_empty = options.empty_by_tokenizer_class
+            && hauser_nli::tokenizer_class(embedder.model().source())?.as_deref()
+                == Some("PreTrainedTokenizerFast");
         Ok(Self {
             embedder,
             model_id: model_id.to_string(),
@@ -132,6 +149,7 @@ impl BertScore {
             cls,
             sep,
             prefix_space,
+            bare_empty,
             options,
         })
     }
@@ -213,9 +231,17 @@ impl BertScore {
             }
         }
         let inputs: Vec<(&str, Option<&str>)> = unique.iter().map(|s| (s.as_str(), None)).collect();
-        let states = self
+        let mut states = self
             .embedder
             .token_states(&inputs, Some(self.layer as isize))?;
+        if self.bare_empty {
+            for (k, text) in unique.iter().enumerate() {
+                if text.is_empty() {
+                    states.ids[k].clear();
+                    states.states[k].clear();
+                }
+            }
+        }
         let slot = |text: &str| index[&self.prepare(text)];
 
         let idf = self.options.idf.then(|| {

@@ -16,12 +16,20 @@ pub struct Prf {
 }
 
 impl Prf {
-    /// Element-wise maximum, as `bert_score` aggregates several references.
+    /// Element-wise maximum, as `bert_score` aggregates several references with `torch.max`:
+    /// a NaN (the recall of an empty reference, say) wins, where `f64::max` would drop it.
     pub fn max(self, other: Prf) -> Prf {
+        let max = |a: f64, b: f64| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.max(b)
+            }
+        };
         Prf {
-            precision: self.precision.max(other.precision),
-            recall: self.recall.max(other.recall),
-            f1: self.f1.max(other.f1),
+            precision: max(self.precision, other.precision),
+            recall: max(self.recall, other.recall),
+            f1: max(self.f1, other.f1),
         }
     }
 }
@@ -147,9 +155,14 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// `sum(w_i x_i) / sum(w_i)`; NaN when the weights sum to 0, as in the reference.
+/// `sum(w_i x_i) / sum(w_i)`; NaN when the weights sum to 0, as in the reference, and so
+/// for a side without tokens too (bert_score pads its zero weights: 0/0 again), where an
+/// empty sum would give -0.
 fn weighted_mean(values: &[f32], weights: &[f64]) -> f64 {
     let total: f64 = weights.iter().sum();
+    if total == 0.0 {
+        return f64::NAN;
+    }
     values
         .iter()
         .zip(weights)

@@ -53,10 +53,30 @@ fn same_lines(got: &str, want: &str) -> bool {
 fn replay(case: &serde_json::Value, models: &Path) -> Option<String> {
     let dir = case_dir(
         &fixtures(),
-        &["cand.txt", "ref1.txt", "ref2.txt", "baseline.csv"],
+        &[
+            "cand.txt",
+            "ref1.txt",
+            "ref2.txt",
+            "ref3.txt",
+            "baseline.csv",
+        ],
     );
     copy_dir(&models.join("bert"), &dir.path().join("bert"));
     copy_dir(&models.join("roberta"), &dir.path().join("roberta"));
+    // The generator's CLASS_COPIES: the tiny models naming a model-specific tokenizer class, as
+    // hub models do (bert_score then encodes an empty sentence as [CLS] [SEP]).
+    for (name, model, class) in [
+        ("bertc", "bert", "BertTokenizer"),
+        ("robc", "roberta", "RobertaTokenizer"),
+    ] {
+        let to = dir.path().join(name);
+        copy_dir(&models.join(model), &to);
+        let p = to.join("tokenizer_config.json");
+        let mut cfg: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).expect("config")).expect("JSON");
+        cfg["tokenizer_class"] = class.into();
+        std::fs::write(&p, cfg.to_string()).expect("write config");
+    }
     let argv: Vec<String> = std::iter::once("bert-score".to_string())
         .chain(
             case["argv"]
