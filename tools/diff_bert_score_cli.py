@@ -7,7 +7,7 @@ hauser-nli/tests/fixtures.
 
 (.cache/pybs as tools/gen_bert_score_cli_fixtures.py sets it up.) HAUSER is the `hauser`
 binary. Each of N rounds (default 40) writes candidates and one to three reference files of
-random text (the words of tools/diff_sacrebleu_cli.py, empty lines included; the tiny models'
+random text (the lines of tools/diff_common.py, empty lines included; the tiny models'
 vocabularies turn most of it into [UNK] pieces, which is fine: the arithmetic is the same),
 sometimes passes texts instead of files, draws `-m`, `-l`, `--idf`, `-b`, `-s`,
 `--rescale_with_baseline` with or without `--baseline_path` and `--lang`, and compares standard
@@ -19,8 +19,6 @@ docs/DROP-IN-COMET-BERTSCORE.md); rounds where bert_score crashes on a batch of 
 round differs.
 """
 
-import os
-import random
 import re
 import shlex
 import shutil
@@ -30,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from diff_sacrebleu_cli import line  # noqa: E402
+from diff_common import arguments, finish, line  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "hauser-nli" / "tests" / "fixtures"
@@ -62,12 +60,7 @@ def same(got, want, version):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    hauser = os.path.abspath(sys.argv[1])
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    rng = random.Random(seed)
+    hauser, rounds, seed, rng = arguments(__doc__, 40)
     version = subprocess.run([hauser, "--version"], capture_output=True, text=True).stdout.split()[-1]
     exe = Path(sys.executable).parent / "bert-score"
     bad = 0
@@ -114,12 +107,8 @@ def main():
                 for name in ["cand.txt"] + [f"ref{i}.txt" for i in range(nrefs)]:
                     print(f"{name}: {(work / name).read_bytes()!r}")
                 sys.stdout.flush()
-    skipped = sum(crashes.values())
-    print(f"diff_bert_score_cli: {rounds - bad - skipped} of {rounds} rounds identical (seed {seed})")
-    for text, n in crashes.items():
-        print(f"  {n} rounds not compared: bert_score crashed with {text!r}")
-    sys.exit(1 if bad else 0)
-
+    finish("diff_bert_score_cli", rounds, bad, crashes, "bert_score", f" (seed {seed})",
+           doc="docs/DROP-IN-COMET-BERTSCORE.md")
 
 if __name__ == "__main__":
     main()

@@ -5,7 +5,7 @@ random corpora and random options.
     PY -m pip install sacrebleu==2.4.3 hauser   (the venv of tools/python-tests.sh has both)
     PY tools/diff_sacrebleu_api.py [N] [SEED]
 
-Each of N rounds (default 300) draws a corpus (the words of tools/diff_sacrebleu_cli.py: numbers,
+Each of N rounds (default 300) draws a corpus (the lines of tools/diff_common.py: numbers,
 punctuation, accents, CJK and Thai characters, empty segments, stray spaces), one to three
 reference streams, a metric class with random constructor options (BLEU: lowercase, tokenize,
 smoothing, max_ngram_order, effective_order; chrF: character and word orders, beta, lowercase,
@@ -14,7 +14,8 @@ the module-level functions, and calls it the same way on both modules: corpus sc
 without `n_bootstrap`, sentence scores, signatures, `format()` with widths, `score_only`,
 `is_json` and signatures, `str()` and the score fields. What each call prints, or the type and
 message of the exception it raises, must be the same text, but where sacreBLEU crashes on a
-documented bug (KNOWN in tools/diff_sacrebleu_cli.py): such rounds are counted. Prints each differing round and a
+documented bug (KNOWN in tools/diff_sacrebleu_cli.py): such rounds are counted. Prints each
+differing round and a
 summary; exits 1 if any round differs.
 """
 
@@ -26,7 +27,8 @@ import sys
 from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from diff_sacrebleu_cli import KNOWN, line, variant  # noqa: E402
+from diff_common import arguments, finish, line, variant  # noqa: E402
+from diff_sacrebleu_cli import KNOWN  # noqa: E402
 
 
 def options(rng, name):
@@ -119,9 +121,7 @@ def capture(modname, seed, hyps, refs):
 
 
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    rng = random.Random(seed)
+    _, rounds, seed, rng = arguments(__doc__, 300, binary=False)
     bad = 0
     crashes = {}
     for k in range(rounds):
@@ -138,12 +138,7 @@ def main():
         elif got != want:
             bad += 1
             print(f"--- round {k}\nhyps={hyps!r}\nrefs={refs!r}\n--- sacrebleu\n{want}--- hauser.compat.sacrebleu\n{got}")
-    skipped = sum(crashes.values())
-    print(f"diff_sacrebleu_api: {rounds - bad - skipped} of {rounds} rounds identical (seed {seed})")
-    for text, n in crashes.items():
-        print(f"  {n} rounds not compared: sacreBLEU crashed with {text!r} (docs/DROP-IN.md)")
-    sys.exit(1 if bad else 0)
-
+    finish("diff_sacrebleu_api", rounds, bad, crashes, "sacreBLEU", f" (seed {seed})", doc="docs/DROP-IN.md")
 
 if __name__ == "__main__":
     main()

@@ -20,19 +20,13 @@ for looking further, with inputs nobody wrote by hand.
 """
 
 import os
-import random
 import shlex
 import subprocess
 import sys
 import tempfile
 
-WORDS = (
-    "the a cat dog sat on mat quick brown fox jumps over lazy market went yesterday raining "
-    "London budget committee approved new Monday it's don't U.S. e.g. 3.14 1,000 42 -5 "
-    "café naïve Zürich résumé façade ÆSIR straße 東京 北京市 天气 很好 ภาษาไทย สวัสดี "
-    "Привет мир γειά σου (hello) [x] {y} \"quoted\" 'single' a-b a/b 50% $5 #tag @me & ... !? ; :"
-).split()
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from diff_common import arguments, finish, line, variant  # noqa: E402
 
 # sacreBLEU 2.4.3 crashes where hauser prints the result (docs/DROP-IN.md, "Where it differs"):
 # `--paired-bs -f json` with a chrF or TER mean (NumPy float32 is not JSON serialisable), and a
@@ -43,42 +37,6 @@ KNOWN = (
     "don't know how to coerce float and float32",
     "don't know how to coerce float32 and float",
 )
-
-
-def line(rng):
-    r = rng.random()
-    if r < 0.06:
-        return ""
-    if r < 0.09:
-        return rng.choice([" ", "  ", "\t"]).strip("\t") + " "
-    n = rng.randint(1, 14)
-    words = [rng.choice(WORDS) for _ in range(n)]
-    text = " ".join(words)
-    if rng.random() < 0.3:
-        text += rng.choice([".", "!", "?", " .", ","])
-    if rng.random() < 0.05:
-        text = "  " + text + "  "
-    return text
-
-
-def variant(rng, lines):
-    """A noisy copy: some words dropped, swapped or replaced."""
-    out = []
-    for l in lines:
-        words = l.split(" ")
-        if rng.random() < 0.7 and words:
-            for _ in range(rng.randint(0, 3)):
-                i = rng.randrange(len(words))
-                op = rng.random()
-                if op < 0.4:
-                    words[i] = rng.choice(WORDS)
-                elif op < 0.7 and len(words) > 1:
-                    del words[i]
-                else:
-                    j = rng.randrange(len(words))
-                    words[i], words[j] = words[j], words[i]
-        out.append(" ".join(words) if rng.random() > 0.04 else "")
-    return out
 
 
 def write(path, lines, rng):
@@ -161,12 +119,7 @@ def run(prog, argv, env, stdin, cwd):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    hauser = os.path.abspath(sys.argv[1])
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    rng = random.Random(seed)
+    hauser, rounds, seed, rng = arguments(__doc__, 200)
     code = "import sys; sys.argv[0] = 'sacrebleu'; from sacrebleu.sacrebleu import main; main()"
     sacre = [sys.executable, "-c", code]
     bad = 0
@@ -206,11 +159,8 @@ def main():
                         print(f"{name}: {f.read()!r}")
                 sys.stdout.flush()
     statuses = ", ".join(f"{n} exited {c}" for c, n in sorted(exits.items()))
-    skipped = sum(crashes.values())
-    print(f"diff_sacrebleu_cli: {rounds - bad - skipped} of {rounds} rounds identical (seed {seed}; sacreBLEU: {statuses})")
-    for text, n in crashes.items():
-        print(f"  {n} rounds not compared: sacreBLEU crashed with {text!r} (docs/DROP-IN.md)")
-    sys.exit(1 if bad else 0)
+    finish("diff_sacrebleu_cli", rounds, bad, crashes, "sacreBLEU",
+           f" (seed {seed}; sacreBLEU: {statuses})", doc="docs/DROP-IN.md")
 
 
 if __name__ == "__main__":
