@@ -15,8 +15,7 @@ without `n_bootstrap`, sentence scores, signatures, `format()` with widths, `sco
 `is_json` and signatures, `str()` and the score fields. What each call prints, or the type and
 message of the exception it raises, must be the same text, but where sacreBLEU crashes on a
 documented bug (KNOWN in tools/diff_sacrebleu_cli.py): such rounds are counted. Prints each
-differing round and a
-summary; exits 1 if any round differs.
+differing round and a summary; exits 1 if any round differs.
 """
 
 import importlib
