@@ -65,12 +65,12 @@ def arguments(doc, default_rounds, binary=True):
     return hauser, rounds, seed, random.Random(seed)
 
 
-def finish(tool, rounds, bad, crashes, who, note="", extra=(), doc=""):
+def finish(tool, rounds, bad, crashes, who, note="", extra=(), doc="", near=0):
     """Prints the summary (rounds identical, `extra` lines, rounds not compared because `who`
     crashed: one line per known crash, which `doc` documents) and exits 1 when `bad` rounds
-    differed."""
+    differed. `near` rounds differed within a stated tolerance: neither identical nor bad."""
     skipped = sum(crashes.values())
-    print(f"{tool}: {rounds - bad - skipped} of {rounds} rounds identical{note}")
+    print(f"{tool}: {rounds - bad - skipped - near} of {rounds} rounds identical{note}")
     for line_ in extra:
         print(f"  {line_}")
     for text, n in crashes.items():
