@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from diff_common import arguments, finish, line  # noqa: E402
+from diff_common import arguments, finish, line, pieces_match  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "hauser-nli" / "tests" / "fixtures"
@@ -44,19 +44,7 @@ BASELINE = "LAYER,P,R,F\n0,0.5,0.45,0.47\n1,0.31,0.32,0.315\n2,0.2,0.25,0.22\n"
 
 def same(got, want, version):
     want = re.sub(r"\(hug_trans=[^)]*\)", f"(hug_trans=hauser-{version})", want)
-    g, w = re.split(r"[\t \n]", got), re.split(r"[\t \n]", want)
-    if len(g) != len(w):
-        return False
-    for a, b in zip(g, w):
-        if a == b:
-            continue
-        try:
-            if abs(float(a) - float(b)) < 1.5e-6:
-                continue
-        except ValueError:
-            pass
-        return False
-    return True
+    return pieces_match(got, want, r"[\t \n]", lambda a, b: abs(float(a) - float(b)) < 1.5e-6)
 
 
 def main():

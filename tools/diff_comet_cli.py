@@ -18,7 +18,6 @@ kernels differ in their last bits); such lines are listed apart. Prints each dif
 and a summary; exits 1 if any round differs.
 """
 
-import re
 import shlex
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from diff_common import arguments, finish, line  # noqa: E402
+from diff_common import arguments, finish, line, pieces_match  # noqa: E402
 from gen_comet_cli_fixtures import MODELS, RUNNER, UNIFIED, run_dir  # noqa: E402
 
 # (checkpoint, needs a reference, family)
@@ -42,20 +41,8 @@ CHECKPOINTS = [
 
 def near(got, want):
     """Whether two outputs differ only in printed numbers one unit apart in the last digit."""
-    g, w = re.split(r"(\d+\.\d+)", got), re.split(r"(\d+\.\d+)", want)
-    if len(g) != len(w):
-        return False
-    for a, b in zip(g, w):
-        if a == b:
-            continue
-        try:
-            digits = len(b.split(".")[1])
-            if abs(float(a) - float(b)) <= 1.01 * 10 ** -digits:
-                continue
-        except (ValueError, IndexError):
-            pass
-        return False
-    return True
+    return pieces_match(got, want, r"(\d+\.\d+)",
+                        lambda a, b: abs(float(a) - float(b)) <= 1.01 * 10 ** -len(b.split(".")[1]))
 
 
 def main():

@@ -5,6 +5,7 @@ and whitespace-only lines), the command-line arguments every check takes, and it
 
 import os
 import random
+import re
 import sys
 
 WORDS = (
@@ -63,6 +64,25 @@ def arguments(doc, default_rounds, binary=True):
     rounds = int(args[0]) if args else default_rounds
     seed = int(args[1]) if len(args) > 1 else 1
     return hauser, rounds, seed, random.Random(seed)
+
+
+def pieces_match(got, want, pattern, close):
+    """Whether `got` and `want`, split by the regular expression `pattern`, have the same
+    pieces, but that two differing pieces pass where `close(a, b)` holds (a number read from
+    each; a piece that is no such number differs)."""
+    g, w = re.split(pattern, got), re.split(pattern, want)
+    if len(g) != len(w):
+        return False
+    for a, b in zip(g, w):
+        if a == b:
+            continue
+        try:
+            if close(a, b):
+                continue
+        except (ValueError, IndexError):
+            pass
+        return False
+    return True
 
 
 def finish(tool, rounds, bad, crashes, who, note="", extra=(), doc="", near=0):
