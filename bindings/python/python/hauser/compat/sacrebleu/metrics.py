@@ -478,9 +478,8 @@ class BLEU(Metric):
         t: List[Any] = [int(x) for x in totals]
         if self.smooth_method != "add-k" or not c or c[0] == 0:
             return c, t
+        # c[0] > 0 implies t[0] > 0, so sacreBLEU's loop does not stop at order 1.
         k = self.SMOOTH_DEFAULTS["add-k"] if self.smooth_value is None else self.smooth_value
-        if not t[0]:
-            return c, t
         for n in range(1, len(c)):
             c[n], t[n] = type(c[n] + k)(counts[n]), type(t[n] + k)(totals[n])
             if t[n] == 0:
