@@ -27,6 +27,7 @@ pub mod chrf;
 pub mod diversity;
 pub mod error;
 mod interface;
+mod intl_tables;
 pub mod meteor;
 pub mod ngram;
 mod ngram_table;

@@ -371,11 +371,35 @@ fn pre_13a(line: &str) -> String {
     l
 }
 
+/// The Unicode version of the `intl` tokenizer's classes (`\\p{N}`, `\\p{P}`, `\\p{S}`) and the
+/// `regex` package release they follow: the one `pip install sacrebleu==2.4.3` brings.
+pub use super::intl_tables::{
+    REGEX_VERSION as INTL_REGEX_VERSION, UNICODE_VERSION as INTL_UNICODE_VERSION,
+};
+
+/// A character class of the inclusive code point ranges `[start, end, ...]` of
+/// [`super::intl_tables`] (`[^...]` with `negate`).
+fn intl_class(ranges: &[u32], negate: bool) -> String {
+    let mut class = String::from(if negate { "[^" } else { "[" });
+    for r in ranges.chunks_exact(2) {
+        class.push_str(&format!("\\x{{{:X}}}-\\x{{{:X}}}", r[0], r[1]));
+    }
+    class.push(']');
+    class
+}
+
+/// sacreBLEU's `TokenizerV14International` rules, `(\P{N})(\p{P})`, `(\p{P})(\P{N})` and
+/// `(\p{S})`, with the classes of the `regex` package sacreBLEU runs with
+/// ([`super::intl_tables`], Unicode 18.0.0) rather than the `regex` crate's own (Unicode 16.0.0),
+/// so that characters assigned since tokenize as there.
 static RE_INTL: LazyLock<Vec<Sub>> = LazyLock::new(|| {
+    use super::intl_tables::{NUMBER, PUNCTUATION, SYMBOL};
+    let not_n = intl_class(NUMBER, true);
+    let p = intl_class(PUNCTUATION, false);
     vec![
-        sub(r"(\P{N})(\p{P})", "$1 $2 "),
-        sub(r"(\p{P})(\P{N})", " $1 $2"),
-        sub(r"(\p{S})", " $1 "),
+        sub(&format!("({not_n})({p})"), "$1 $2 "),
+        sub(&format!("({p})({not_n})"), " $1 $2"),
+        sub(&format!("({})", intl_class(SYMBOL, false)), " $1 "),
     ]
 });
 
@@ -525,6 +549,91 @@ mod tests {
                 .into_owned();
         }
         join_split(&s)
+    }
+
+    /// One bit per code point: whether it is in the inclusive `ranges`.
+    fn range_set(ranges: &[u32]) -> Vec<bool> {
+        let mut set = vec![false; 0x110000];
+        for r in ranges.chunks_exact(2) {
+            set[r[0] as usize..=r[1] as usize].fill(true);
+        }
+        set
+    }
+
+    fn intl_fixture() -> serde_json::Value {
+        let p = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/sacrebleu_intl_unicode.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn intl_matches_sacrebleu_on_every_code_point_whose_class_changed() {
+        // Issue 37: `Price 100\u{20c1} today` tokenized as the regex crate's Unicode 16.0.0
+        // tables say (U+20C1 unassigned) instead of as sacreBLEU 2.4.3 with regex 2026.12.2
+        // (Unicode 18.0.0: a currency sign, split off).
+        let fx = intl_fixture();
+        assert_eq!(fx["versions"]["unicode"], INTL_UNICODE_VERSION);
+        assert_eq!(fx["versions"]["regex"], INTL_REGEX_VERSION);
+        let cases = fx["cases"].as_array().unwrap();
+        assert!(cases.len() > 500, "{}", cases.len());
+        let mut sc = Scratch13a::default();
+        for case in cases {
+            let text = case["text"].as_str().unwrap();
+            let want = case["intl"].as_str().unwrap();
+            assert_eq!(SacreTokenizer::Intl.tokenize(text), want, "{case}");
+            let (mut out, mut spans) = (String::new(), Vec::new());
+            SacreTokenizer::Intl.tokens_into(text, &mut sc, &mut out, &mut spans);
+            let toks: Vec<&str> = spans
+                .iter()
+                .map(|&(a, b)| &out[a as usize..b as usize])
+                .collect();
+            assert_eq!(toks.join(" "), want, "{case}");
+        }
+    }
+
+    #[test]
+    fn intl_fixture_covers_every_code_point_the_regex_crate_classes_otherwise() {
+        use super::super::intl_tables::{NUMBER, PUNCTUATION, SYMBOL};
+        let fx = intl_fixture();
+        let names = ["N", "P", "S"];
+        let tables = [NUMBER, PUNCTUATION, SYMBOL];
+        let ours: [Vec<bool>; 3] = std::array::from_fn(|k| range_set(tables[k]));
+        // The regex crate's own classes, found in one string of every scalar value.
+        let all: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+        let crate_sets: [Vec<bool>; 3] = std::array::from_fn(|k| {
+            let mut set = vec![false; 0x110000];
+            let re = Regex::new(&format!(r"\p{{{}}}", names[k])).unwrap();
+            for m in re.find_iter(&all) {
+                for c in m.as_str().chars() {
+                    set[c as usize] = true;
+                }
+            }
+            set
+        });
+        let classes = |sets: &[Vec<bool>; 3], cp: usize| -> String {
+            (0..3).filter(|&k| sets[k][cp]).map(|k| names[k]).collect()
+        };
+        let cases: std::collections::HashMap<usize, &serde_json::Value> = fx["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["cp"].as_u64().unwrap() as usize, c))
+            .collect();
+        for case in cases.values() {
+            let cp = case["cp"].as_u64().unwrap() as usize;
+            assert_eq!(classes(&ours, cp), case["new"].as_str().unwrap(), "{case}");
+        }
+        for cp in 0..=0x10FFFF {
+            let (now, then) = (classes(&ours, cp), classes(&crate_sets, cp));
+            if now != then {
+                let case = cases
+                    .get(&cp)
+                    .unwrap_or_else(|| panic!("U+{cp:04X} not in the fixture"));
+                assert_eq!(case["old"].as_str().unwrap(), then, "{case}");
+            }
+        }
     }
 
     #[test]
