@@ -130,12 +130,12 @@ fn mean32(v: &[f32]) -> f32 {
     v.iter().fold(0.0f32, |s, &x| s + x) / v.len() as f32
 }
 
-/// Runs `hauser bert-score`.
+/// The model bert_score scores with (`-m`, else `--lang`'s), after the refusals that come
+/// before any file is read: neither given, or `--rescale_with_baseline` without `--lang`.
 ///
 /// # Errors
-/// Missing or misaligned files, a model without a default layer and no -l, an unreadable
-/// baseline, model failures.
-pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// Those two refusals.
+pub fn model_type(args: &BertScoreCliArgs) -> Result<String, CliError> {
     let model_type = match (&args.model, &args.lang) {
         (Some(m), _) => m.clone(),
         (None, Some(l)) => lang_model(&l.to_lowercase()).to_string(),
@@ -146,6 +146,16 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
             "Need to specify Language when rescaling with baseline",
         ));
     }
+    Ok(model_type)
+}
+
+/// Runs `hauser bert-score`.
+///
+/// # Errors
+/// Missing or misaligned files, a model without a default layer and no -l, an unreadable
+/// baseline, model failures.
+pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let model_type = model_type(args)?;
     let baseline_file = args
         .baseline_path
         .as_deref()

@@ -217,6 +217,10 @@ fn run_parsed(mut a: SacreArgs, color: bool, out: &mut Vec<u8>) -> Result<(), Ex
         .collect();
     let width = usize::try_from(a.width)
         .map_err(|_| Exit::one("ValueError: Format specifier missing precision"))?;
+    if width > i32::MAX as usize {
+        // Python's float formatting refuses a precision above INT_MAX (here: an abort).
+        return Err(Exit::one("ValueError: precision too big"));
+    }
     if a.sentence_level {
         let Some((_, metric)) = metrics.first() else {
             return Ok(());

@@ -196,7 +196,9 @@ impl Metric {
                 fields.push(("nc", args.chrf_char_order.to_string(), "nc"));
                 fields.push(("nw", args.chrf_word_order.to_string(), "nw"));
                 fields.push(("space", yes_no(chrf.whitespace), "s"));
-                display = format!("chrF{}{}", args.chrf_beta, "+".repeat(chrf.word_order));
+                // Named below, once the library has accepted the orders: a word order of
+                // 10^14 would otherwise ask for 10^14 bytes of `+` (an abort).
+                display = String::new();
             }
             Kind::Ter => {
                 ter.case_sensitive = args.ter_case_sensitive;
@@ -214,6 +216,10 @@ impl Metric {
             }
         }
         let boxed = metric_by_name(name, &opts).map_err(|e| Exit::unsupported(e.to_string()))?;
+        let display = match kind {
+            Kind::Chrf => format!("chrF{}{}", args.chrf_beta, "+".repeat(chrf.word_order)),
+            _ => display,
+        };
         Ok(Self {
             kind,
             bleu,

@@ -76,3 +76,43 @@ fn every_target_survives_empty_and_tiny_inputs() {
         }
     }
 }
+
+/// Two `hauser sacrebleu` options that aborted the process once files were read (found
+/// while building the `sacrebleu_args` target, issue 37): a chrF word order of 10^14 asked
+/// for 10^14 bytes of `+` for the name `chrF2++...`, and a width of 10^15 for as many zeros.
+/// Now the library's limit on orders refuses the first (exit 2) and Python's "precision too
+/// big" the second (exit 1), as sacreBLEU's interpreter does above INT_MAX.
+#[test]
+fn sacrebleu_huge_orders_and_widths_are_refused_not_aborted() {
+    let dir = std::env::temp_dir().join(format!("hauser-fuzz-sacre-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (r, h) = (dir.join("ref.txt"), dir.join("hyp.txt"));
+    std::fs::write(&r, "a b c\n").unwrap();
+    std::fs::write(&h, "a b c\n").unwrap();
+    let (r, h) = (r.display().to_string(), h.display().to_string());
+    for (extra, code, message) in [
+        (
+            &["-m", "chrf", "-cw", "99999999999999"][..],
+            2,
+            "word order",
+        ),
+        (
+            &["-w", "1000000000000000"][..],
+            1,
+            "ValueError: precision too big",
+        ),
+        (
+            &["-w", "2147483648"][..],
+            1,
+            "ValueError: precision too big",
+        ),
+    ] {
+        let mut words = vec![r.clone(), "-i".into(), h.clone()];
+        words.extend(extra.iter().map(|s| s.to_string()));
+        let mut out = Vec::new();
+        let e = hauser_cli::sacrebleu_cli::run(&words, &mut out).unwrap_err();
+        assert_eq!(e.code, code, "{words:?}: {}", e.message);
+        assert!(e.message.contains(message), "{words:?}: {}", e.message);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

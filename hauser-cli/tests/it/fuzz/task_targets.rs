@@ -377,14 +377,31 @@ pub fn newsmet_jsonl(data: &[u8]) {
     );
 }
 
-/// COMET's `hparams.yaml` (`hauser_nli::CometHparams::parse`): settings COMET defines or an
-/// error naming what is wrong; never a panic, and the same text parses the same way twice.
+/// COMET's `hparams.yaml` (`hauser_nli::CometHparams::parse`, all four classes): settings
+/// COMET defines or an error naming what is wrong; never a panic, the same text parses the
+/// same way twice, and with a byte-order mark in front. The unified classes' settings are
+/// their constructors': input segments for the unified classes only, a word layer exactly
+/// when there are error labels, XCOMET's `[mt, src, ref]` and minor, major, critical.
 pub fn comet_hparams(data: &[u8]) {
+    use hauser_nli::{CometClass, CometHparams, Segment};
     let text = String::from_utf8_lossy(data);
-    match hauser_nli::CometHparams::parse(&text) {
+    let parsed = CometHparams::parse(&text);
+    if !text.starts_with('\u{feff}') {
+        assert_eq!(CometHparams::parse(&format!("\u{feff}{text}")), parsed);
+    }
+    match parsed {
         Ok(h) => {
             assert!(!h.hidden_sizes.is_empty());
-            assert_eq!(hauser_nli::CometHparams::parse(&text), Ok(h));
+            assert_eq!(h.class.is_unified(), !h.input_segments.is_empty());
+            assert_eq!(h.word_layer.is_some(), !h.error_labels.is_empty());
+            if !h.class.is_unified() {
+                assert!(h.word_layer.is_none());
+            }
+            if h.class == CometClass::Xcomet {
+                assert_eq!(h.input_segments, [Segment::Src, Segment::Ref]);
+                assert_eq!(h.error_labels, ["minor", "major", "critical"]);
+            }
+            assert_eq!(CometHparams::parse(&text), Ok(h));
         }
         Err(message) => assert!(!message.is_empty()),
     }
