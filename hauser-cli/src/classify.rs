@@ -1,7 +1,9 @@
 //! `hauser classify`: any sequence classifier's predicted class for each row of a file: the
 //! `Text` column of a CSV (NewsMet's layout; `--column` picks another) or each line of a text
 //! file. One class index per line (what `hauser newsmet eval --pred` reads), or JSON records
-//! with the label name and probabilities with `--json`.
+//! with the label name and probabilities with `--json`. A line of a text file that is not UTF-8
+//! is answered, in either format, with an error record `{"line", "error"}` and the run goes on
+//! (exit status 1), as in the other per-line commands.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -44,25 +46,35 @@ pub struct ClassifyArgs {
     pub device: flags::DeviceArgs,
 }
 
-/// (line, text) of every row of the input.
-fn rows(args: &ClassifyArgs, text: &str) -> Result<Vec<(usize, String)>, CliError> {
+/// One row of the input: its line and its text, or why that line cannot be read (a line of a
+/// text file that is not UTF-8), answered with an error record.
+type Row = (usize, Result<String, String>);
+
+/// Every row of the input: the lines of a text file, read one by one (a line that is not UTF-8
+/// is a row of its own, answered with an error record), or the column of a CSV, read whole (a
+/// file that is not UTF-8 is refused, naming its line, as every whole-file reader does).
+fn rows(args: &ClassifyArgs) -> Result<Vec<Row>, CliError> {
     let is_csv = args.csv
         || args
             .input
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     if !is_csv {
-        return Ok(text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim_end_matches('\r').to_string()))
-            .collect());
+        // Without its BOM: `files` drops it, once.
+        return files::lines(files::open(&args.input)?)
+            .map(|l| {
+                l.map(|l| (l.number, l.text))
+                    .map_err(|e| CliError::io(&args.input, e))
+            })
+            .collect();
     }
-    Ok(figlang_tasks::newsmet::csv_column(
-        text,
-        &args.input,
-        &args.column,
-    )?)
+    let text = files::read_to_string(&args.input)?;
+    Ok(
+        figlang_tasks::newsmet::csv_column(&text, &args.input, &args.column)?
+            .into_iter()
+            .map(|(line, t)| (line, Ok(t)))
+            .collect(),
+    )
 }
 
 /// Runs `hauser classify`.
@@ -76,9 +88,7 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
         .model("--model", Some(&args.model))
         .output("--output", args.output.as_deref())
         .check()?;
-    // Without its BOM: `files` drops it, once.
-    let text = files::read_to_string(&args.input)?;
-    let rows = rows(args, &text)?;
+    let rows = rows(args)?;
     let clf = SequenceClassifier::load(
         &ModelSource::parse(&args.model),
         &args.device.load_options(args.batch_size),
@@ -86,7 +96,7 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
     let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let out_path = out.path().to_path_buf();
     let chunk = args.batch_size.saturating_mul(flags::STREAM_BATCHES);
-    stream(
+    let failed = stream(
         &rows,
         chunk,
         &mut out,
@@ -110,30 +120,48 @@ pub fn run(args: &ClassifyArgs) -> Result<bool, CliError> {
         },
     )?;
     out.commit()?;
-    Ok(true)
+    Ok(failed == 0)
 }
 
 /// Writes one record per row, `chunk` rows at a time: the texts of a chunk are classified by
-/// `predict`, and their records (`record` of the line and probabilities) written and flushed
-/// before the next chunk runs, so that records stream out as they are computed.
+/// `predict`, and their records (`record` of the line and probabilities; `{"line", "error"}` for
+/// a row that could not be read) written and flushed before the next chunk runs, so that records
+/// stream out as they are computed. Returns the number of error records.
 fn stream(
-    rows: &[(usize, String)],
+    rows: &[Row],
     chunk: usize,
     out: &mut dyn Write,
     out_path: &Path,
     mut predict: impl FnMut(&[&str]) -> Result<Vec<Vec<f32>>, CliError>,
     record: impl Fn(usize, &[f32]) -> String,
-) -> Result<(), CliError> {
+) -> Result<usize, CliError> {
     let werr = |e| CliError::io(out_path, e);
+    let mut failed = 0;
     for part in rows.chunks(chunk.max(1)) {
-        let texts: Vec<&str> = part.iter().map(|(_, t)| t.as_str()).collect();
-        let probs = predict(&texts)?;
-        for ((line, _), p) in part.iter().zip(&probs) {
-            writeln!(out, "{}", record(*line, p)).map_err(werr)?;
+        let texts: Vec<&str> = part.iter().filter_map(|(_, t)| t.as_deref().ok()).collect();
+        let probs = if texts.is_empty() {
+            Vec::new()
+        } else {
+            predict(&texts)?
+        };
+        let mut probs = probs.iter();
+        for (line, text) in part {
+            let rec = match (text, text.is_ok().then(|| probs.next()).flatten()) {
+                (Ok(_), Some(p)) => record(*line, p),
+                (Ok(_), None) => {
+                    failed += 1;
+                    json!({"line": line, "error": "internal: no prediction returned"}).to_string()
+                }
+                (Err(message), _) => {
+                    failed += 1;
+                    json!({"line": line, "error": message}).to_string()
+                }
+            };
+            writeln!(out, "{rec}").map_err(werr)?;
         }
         out.flush().map_err(werr)?;
     }
-    Ok(())
+    Ok(failed)
 }
 
 #[cfg(test)]
@@ -146,7 +174,7 @@ mod tests {
     #[test]
     fn records_are_written_chunk_by_chunk_before_the_next_chunk_runs() {
         // Issue 29: classify ran every row before writing anything.
-        let rows: Vec<(usize, String)> = (1..=5).map(|i| (i, format!("text {i}"))).collect();
+        let rows: Vec<Row> = (1..=5).map(|i| (i, Ok(format!("text {i}")))).collect();
         let buf = Rc::new(RefCell::new(Vec::new()));
         let mut out = Shared(Rc::clone(&buf));
         let mut seen_before = Vec::new();

@@ -146,6 +146,17 @@ fn parse_group(v: &Value) -> Result<Group<'_>, String> {
     Ok(Group { src, candidates })
 }
 
+/// Ranks one UTF-8 input line: its candidates and their scores, or what is wrong with it.
+fn rank_line(line: &str, metric: &mut RerankMetric) -> Result<(Vec<String>, Vec<f64>), String> {
+    if line.trim().is_empty() {
+        return Err(figlang_tasks::narratives::BLANK_LINE.to_string());
+    }
+    let v = serde_json::from_str::<Value>(line).map_err(|e| e.to_string())?;
+    let g = parse_group(&v)?;
+    let scores = metric.group_scores(g.src, &g.candidates)?;
+    Ok((g.candidates.iter().map(|c| c.to_string()).collect(), scores))
+}
+
 /// The mode's part of the signature.
 fn mode_signature(mbr: bool) -> Signature {
     let version = env!("CARGO_PKG_VERSION");
@@ -197,8 +208,9 @@ pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
     let mut metric = RerankMetric::load(name, args.mbr, &args.text, &args.neural)?;
     let reranker = ScoreReranker::new(Criterion::Other(name.to_string()), metric.direction());
     let tail = [mode_signature(args.mbr), reranker.signature()];
-    // Without its BOM: `files` drops it, once.
-    let text = files::read_to_string(&args.input)?;
+    // Line by line, without its BOM (`files` drops it, once): a line that is not UTF-8 is an
+    // error record, as in the other per-line commands.
+    let reader = files::open(&args.input)?;
     let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let out_path = out.path().to_path_buf();
     let werr = |e| CliError::io(&out_path, e);
@@ -206,22 +218,15 @@ pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
         crate::interrupt::install();
     }
     let mut summary = RerankSummary::default();
-    for (i, raw) in text.lines().enumerate() {
+    for read in files::lines(reader) {
         if crate::interrupt::interrupted() {
             return Err(CliError::Interrupted);
         }
-        let line = raw.trim_end_matches('\r');
-        let ranked = if line.trim().is_empty() {
-            Err(figlang_tasks::narratives::BLANK_LINE.to_string())
-        } else {
-            serde_json::from_str::<Value>(line)
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    let g = parse_group(&v)?;
-                    let scores = metric.group_scores(g.src, &g.candidates)?;
-                    let texts: Vec<String> = g.candidates.iter().map(|c| c.to_string()).collect();
-                    Ok((texts, scores))
-                })
+        let read = read.map_err(|e| CliError::io(&args.input, e))?;
+        let number = read.number;
+        let ranked = match &read.text {
+            Err(message) => Err(message.clone()),
+            Ok(line) => rank_line(line, &mut metric),
         };
         match ranked {
             Ok((texts, scores)) => {
@@ -232,7 +237,7 @@ pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
                 for (c, ((text, score), rank)) in texts.iter().zip(&scores).zip(&ranks).enumerate()
                 {
                     let v = json!({
-                        "line": i + 1, "candidate": c, "text": text,
+                        "line": number, "candidate": c, "text": text,
                         // NaN (no score) is written null.
                         "score": score, "rank": rank, "signature": signature,
                     });
@@ -243,8 +248,8 @@ pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
             }
             Err(message) => {
                 let v = json!({
-                    "line": i + 1,
-                    "error": format!("{}:{}: {message}", args.input.display(), i + 1),
+                    "line": number,
+                    "error": format!("{}:{number}: {message}", args.input.display()),
                 });
                 writeln!(out, "{v}").map_err(werr)?;
                 summary.failed += 1;

@@ -271,11 +271,24 @@ impl RerankMetric {
     }
 
     /// The signature of a metric before it has scored (for groups of one candidate under
-    /// `--mbr`, scored by nothing).
+    /// `--mbr`, scored by nothing): a neural metric's still names its model and settings.
     fn blank_signature(&self) -> Signature {
         match &self.kind {
             Kind::Text(m) => m.sentence_signature(0, 1),
-            _ => Signature::new(&self.name, figlang_metrics::VERSION),
+            Kind::Comet { metric, no_src } => {
+                let mut sig = metric.signature();
+                for (key, value) in &mut sig.fields {
+                    if key == "src" && *no_src {
+                        *value = "no".into();
+                    }
+                }
+                sig
+            }
+            Kind::Metricx(m, _) => m.signature(),
+            Kind::Bleurt(m) => m.signature(),
+            Kind::BertScore(m) => m.signature(),
+            Kind::Perplexity(m) => m.signature(),
+            Kind::Style(m) => m.signature(),
         }
     }
 

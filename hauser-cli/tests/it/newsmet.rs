@@ -1,7 +1,7 @@
 //! `hauser newsmet eval` on files written here: errors name the file and line, lengths must
 //! match, and a perfect prediction scores 1.
 
-use crate::common::{json_lines, run};
+use crate::common::{json_lines, run, stderr};
 
 #[test]
 fn eval_scores_and_refuses_bad_predictions() {
@@ -119,6 +119,41 @@ fn classify_gives_transformers_classes_for_csv_rows_and_lines() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no column"));
+}
+
+#[test]
+fn classify_answers_a_line_with_invalid_utf8_with_an_error_record() {
+    // Issue 37: one bad byte made classify exit 2 with no record at all.
+    let nli = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hauser-nli/tests/fixtures/roberta"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let txt = dir.path().join("h.txt");
+    std::fs::write(&txt, b"A good headline\nbad \xff byte\r\nAnother one\n").unwrap();
+    for json in [true, false] {
+        let mut args = vec!["classify", "--model", nli, "--input", txt.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        let bad: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(bad["line"], 2);
+        assert!(
+            bad["error"].as_str().unwrap().contains("invalid UTF-8"),
+            "{bad}"
+        );
+        if json {
+            let third: serde_json::Value = serde_json::from_str(lines[2]).unwrap();
+            assert_eq!(third["line"], 3);
+        } else {
+            assert!(lines[0].parse::<usize>().is_ok() && lines[2].parse::<usize>().is_ok());
+        }
+    }
 }
 
 #[test]

@@ -496,3 +496,59 @@ fn the_output_is_written_whole_and_never_over_an_input() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+#[test]
+fn a_line_with_invalid_utf8_is_an_error_record_and_the_run_goes_on() {
+    // Issue 37: one bad byte made rerank exit 2 with no record at all.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.jsonl");
+    let good = br#"{"candidates": ["a cat", "a cat sat", "a dog"]}"#;
+    let mut body = Vec::new();
+    body.extend_from_slice(good);
+    body.extend_from_slice(b"\n{\"candidates\": [\"a \xff\"]}\r\n");
+    body.extend_from_slice(good);
+    body.push(b'\n');
+    std::fs::write(&input, body).unwrap();
+    let out = run(&["rerank", "--metric", "chrf", "--mbr", "-i", s(&input)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 3 + 1 + 3, "{v:?}");
+    assert_eq!(v[3]["line"], 2);
+    let e = v[3]["error"].as_str().unwrap();
+    assert!(
+        e.starts_with(&format!("{}:2: invalid UTF-8", input.display())),
+        "{e}"
+    );
+    assert_eq!(v[4]["line"], 3);
+    assert_eq!(
+        v[..3].iter().map(|r| &r["score"]).collect::<Vec<_>>(),
+        v[4..].iter().map(|r| &r["score"]).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn mbr_over_lone_candidates_still_names_the_model_in_its_signature() {
+    // Issue 37: with every group of one candidate no pair was scored, and the records were
+    // signed `comet|version:...` without the model.
+    let model = tiny("comet/regression");
+    let input = "{\"src\": \"s\", \"candidates\": [\"alone\"]}\n{\"candidates\": [\"solo\"]}\n";
+    for extra in [&[][..], &["--no-src"][..]] {
+        let mut args = vec!["rerank", "--metric", "comet", "--model", s(&model), "--mbr"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-i", "-"]);
+        let out = run_stdin(&args, input);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v = json_lines(&out);
+        assert_eq!(v.len(), 2);
+        let sig = v[0]["signature"].as_str().unwrap();
+        assert!(sig.starts_with("comet|model:regression|"), "{sig}");
+        assert!(sig.contains("|class:regression_metric|"), "{sig}");
+        let src = if extra.is_empty() {
+            "src:yes"
+        } else {
+            "src:no"
+        };
+        assert!(sig.contains(src), "{sig}");
+        assert!(v[0]["score"].is_null());
+    }
+}
