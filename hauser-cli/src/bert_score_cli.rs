@@ -26,8 +26,9 @@ pub struct BertScoreCliArgs {
     /// given, and is required by --rescale_with_baseline.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
-    /// Model: a local directory, or a hub id found in the local cache (bert_score's
-    /// `--model`; `--model_type` is accepted too).
+    /// Model: a local directory, or a hub id (from the Hugging Face cache, fetched when
+    /// missing unless HF_HUB_OFFLINE=1) (bert_score's `--model`; `--model_type` is accepted
+    /// too).
     #[arg(
         short = 'm',
         long = "model",
@@ -160,7 +161,18 @@ pub fn run(args: &BertScoreCliArgs, out: &mut dyn Write) -> Result<(), CliError>
         .baseline_path
         .as_deref()
         .filter(|_| args.rescale_with_baseline);
+    // -c and -r name files or are the texts themselves (bert_score tells them apart by
+    // whether the candidate is a file): the files are inputs, which standard output must
+    // not be appended to.
+    let files_of = |v: &[String]| -> Vec<PathBuf> {
+        v.iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_file())
+            .collect()
+    };
     let _checked = RunFiles::new()
+        .inputs("-c", files_of(std::slice::from_ref(&args.cand)))
+        .inputs("-r", files_of(&args.refs))
         .model("-m", Some(&model_type))
         .file_input("--baseline_path", baseline_file, "read whole")
         .check()?;

@@ -1,15 +1,21 @@
-//! Ctrl-C and progress for the long loops (bootstrap, `kb synth`, `kb build`, scoring).
+//! Ctrl-C, termination signals and progress for the long loops (bootstrap, `kb synth`, `kb
+//! build`, scoring).
 //!
-//! A command that runs a long loop calls [`install`] (directly or through [`CliMonitor`]) just
-//! before the loop. From then on the first Ctrl-C only raises a flag: the loop sees it within
-//! a fraction of a second, stops, its temporary output is removed, and the command exits with
-//! status 130 and the one line `hauser: interrupted`. A second Ctrl-C exits at once (130),
-//! for a stretch that does not poll the flag. Commands that never call [`install`] keep the
-//! default behaviour of Ctrl-C (immediate termination), which suits their short runs.
+//! Every command calls [`install_handlers`] when it starts. A command that runs a long loop
+//! also calls [`install`] (directly or through [`CliMonitor`]) just before the loop. From then
+//! on the first Ctrl-C only raises a flag: the loop sees it within a fraction of a second,
+//! stops, its temporary output is removed, and the command exits with status 130 and the one
+//! line `hauser: interrupted`. A second Ctrl-C exits at once (130), for a stretch that does not
+//! poll the flag. Before a loop polls (or in a command without one), Ctrl-C exits at once.
+//! Whenever the process exits at once, on Ctrl-C, SIGTERM or SIGHUP, the temporary files of
+//! the outputs still being written ([`crate::files::OutputFile`]) are removed first: the
+//! targets are untouched and nothing hidden is left beside them. SIGTERM and SIGHUP then take
+//! their default action, so the exit status says which signal ended the run.
 
 use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use hauser_core::limits::Monitor;
 use indicatif::ProgressBar;
@@ -17,20 +23,82 @@ use indicatif::ProgressBar;
 use crate::error::CliError;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Whether a loop polls [`INTERRUPTED`]: only then does the first Ctrl-C wait for it.
+static POLLED: AtomicBool = AtomicBool::new(false);
+/// The temporary files of the outputs being written, removed before an immediate exit.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Installs the Ctrl-C handler (once per process; later calls do nothing).
-pub fn install() {
+/// Installs the handlers of Ctrl-C, SIGTERM and SIGHUP for the whole run (once per process;
+/// later calls do nothing): each removes the temporary outputs before the process ends.
+pub fn install_handlers() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         // When another handler is already installed (a program embedding this crate), the
         // error is ignored: Ctrl-C then keeps that program's behaviour.
         let _ = ctrlc::set_handler(|| {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                eprintln!("hauser: interrupted");
-                std::process::exit(130);
+            let first = !INTERRUPTED.swap(true, Ordering::SeqCst);
+            if first && POLLED.load(Ordering::SeqCst) {
+                return;
             }
+            remove_temps();
+            eprintln!("hauser: interrupted");
+            std::process::exit(130);
         });
+        #[cfg(unix)]
+        on_termination();
     });
+}
+
+/// SIGTERM and SIGHUP, watched by a thread of signal-hook's: the temporary outputs are
+/// removed, then the signal's default action ends the process.
+#[cfg(unix)]
+fn on_termination() {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            remove_temps();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            // Only reached if the default action did not end the process.
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Marks the loop that starts as one that polls the Ctrl-C flag ([`interrupted`], [`check`]),
+/// and installs the handlers if [`install_handlers`] has not.
+pub fn install() {
+    POLLED.store(true, Ordering::SeqCst);
+    install_handlers();
+}
+
+fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic elsewhere while the list was held leaves it usable: it is only paths.
+    TEMPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Records a temporary output file, to be removed if the process is ended by a signal.
+pub(crate) fn register_temp(path: &Path) {
+    temps().push(path.to_path_buf());
+}
+
+/// Forgets a temporary output file (committed, or removed by its owner).
+pub(crate) fn forget_temp(path: &Path) {
+    let mut t = temps();
+    if let Some(i) = t.iter().position(|p| p == path) {
+        t.swap_remove(i);
+    }
+}
+
+fn remove_temps() {
+    for path in temps().iter() {
+        // Best effort: a file already renamed over its target is simply not found.
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 /// Whether Ctrl-C was pressed since [`install`].

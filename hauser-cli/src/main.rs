@@ -67,6 +67,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(
         std::env::args_os().collect(),
     ));
+    // Ctrl-C, SIGTERM and SIGHUP remove the temporary outputs before the process ends.
+    hauser_cli::interrupt::install_handlers();
     if let Command::Sacrebleu(args) = &cli.command {
         // sacreBLEU's own exit statuses (1, 2, 17) and error lines, not hauser's.
         return sacrebleu_cli::main(args);

@@ -34,6 +34,25 @@ enum Sink {
 pub struct OutputFile {
     shown: PathBuf,
     sink: Sink,
+    /// Keeps the temporary file on the list a signal handler removes, while it exists.
+    _temp: Option<TempGuard>,
+}
+
+/// A temporary file's place on [`crate::interrupt`]'s list of files to remove when a signal
+/// ends the process; dropped (committed or abandoned), it leaves the list.
+struct TempGuard(PathBuf);
+
+impl TempGuard {
+    fn new(path: &Path) -> Self {
+        crate::interrupt::register_temp(path);
+        Self(path.to_path_buf())
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        crate::interrupt::forget_temp(&self.0);
+    }
 }
 
 impl std::fmt::Debug for OutputFile {
@@ -45,15 +64,26 @@ impl std::fmt::Debug for OutputFile {
 }
 
 /// The standard stream a path names, when it names one: 1 for standard output, 2 for standard
-/// error. Writing to the stream itself keeps its mode (a `>>` redirection appends) and never
-/// replaces the file or pipe behind it.
-fn standard_stream(path: &Path) -> Option<u8> {
-    let s = path.to_str()?;
-    match s {
-        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(1),
-        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(2),
-        _ => None,
+/// error, whether given as such (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`) or through a
+/// chain of symbolic links that reaches one of those names. Writing to the stream itself keeps
+/// its mode (a `>>` redirection appends) and never replaces the file or pipe behind it: a link
+/// to `/proc/self/fd/1` must not be followed to the file it stands for and replaced there.
+pub(crate) fn standard_stream(path: &Path) -> Option<u8> {
+    let mut p = path.to_path_buf();
+    // The system's own limit on link chains (Linux's MAXSYMLINKS).
+    for _ in 0..40 {
+        match p.to_str() {
+            Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") => return Some(1),
+            Some("/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") => return Some(2),
+            _ => {}
+        }
+        match std::fs::read_link(&p) {
+            Ok(t) if t.is_absolute() => p = t,
+            Ok(t) => p = parent_dir(&p).join(t),
+            Err(_) => return None,
+        }
     }
+    None
 }
 
 impl OutputFile {
@@ -81,11 +111,13 @@ impl OutputFile {
                 return Ok(Self {
                     shown,
                     sink: Sink::Stderr(BufWriter::new(std::io::stderr())),
+                    _temp: None,
                 })
             }
             None => {}
         }
         files.refuse_input(path)?;
+        let mut guard = None;
         let sink = match Target::of(path).map_err(|e| CliError::io(path, e))? {
             Target::Dir => {
                 return Err(CliError::output("output", path, "is a directory"));
@@ -102,19 +134,25 @@ impl OutputFile {
             }
             Target::Missing(target) | Target::Regular(target) => {
                 let temp = temp_beside(&target).map_err(|e| CliError::io(path, e))?;
+                guard = Some(TempGuard::new(temp.path()));
                 Sink::Temp {
                     target,
                     temp: BufWriter::with_capacity(1 << 16, temp),
                 }
             }
         };
-        Ok(Self { shown, sink })
+        Ok(Self {
+            shown,
+            sink,
+            _temp: guard,
+        })
     }
 
     fn stdout(shown: PathBuf) -> Self {
         Self {
             shown,
             sink: Sink::Stdout(BufWriter::new(std::io::stdout().lock())),
+            _temp: None,
         }
     }
 
@@ -320,6 +358,20 @@ mod tests {
             ("out.jsonl", None),
         ] {
             assert_eq!(standard_stream(Path::new(path)), fd, "{path}");
+        }
+        // Through links (issue 37): a link to /proc/self/fd/1, and a relative link to that.
+        #[cfg(unix)]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let link = dir.path().join("out");
+            std::os::unix::fs::symlink("/proc/self/fd/1", &link).unwrap();
+            let again = dir.path().join("again");
+            std::os::unix::fs::symlink("out", &again).unwrap();
+            let err = dir.path().join("err");
+            std::os::unix::fs::symlink("/dev/stderr", &err).unwrap();
+            assert_eq!(standard_stream(&link), Some(1));
+            assert_eq!(standard_stream(&again), Some(1));
+            assert_eq!(standard_stream(&err), Some(2));
         }
     }
 

@@ -5,8 +5,12 @@
 //! - every output location can be written: its directory exists and is writable, the target is
 //!   not a directory (or, for `--plot`, is one);
 //! - no output is the same file as an input: data and label files, prediction files, word
-//!   vectors, every file of a WordNet directory or of a local model directory, and standard
-//!   input or standard output when redirected from or to a file.
+//!   vectors, every file of a WordNet directory or of a local model directory, every file of a
+//!   hub model's folder in the hub cache, every file of the encoder a COMET checkpoint's
+//!   `hparams.yaml` names, and standard input, output or error when redirected from or to a
+//!   file (`>>` included);
+//! - an output that names a standard stream, directly or through symbolic links, is that
+//!   stream: it is compared as the stream, never followed to the file behind it.
 //!
 //! A command builds a [`RunFiles`] from its flags and calls [`RunFiles::check`]; the
 //! [`Checked`] it gets back is what [`crate::files::OutputFile::create`] requires, so an output
@@ -28,8 +32,9 @@ enum Kind {
     File(&'static str),
     /// A directory whose files are read (WordNet, a data folder).
     Dir,
-    /// A model: a local directory (each file inside is an input) or file, or a hub id (in the
-    /// hub's cache, not compared).
+    /// A model: a local directory (each file inside is an input) or file, or a hub id (every
+    /// file of its folder in the hub cache is an input); for a COMET checkpoint, the encoder
+    /// its `hparams.yaml` names as well.
     Model,
 }
 
@@ -104,7 +109,8 @@ impl RunFiles {
         }
     }
 
-    /// A directory whose files are inputs (WordNet, a data folder); `-` is refused.
+    /// A directory whose files are inputs (WordNet, a data folder, a COMET checkpoint, whose
+    /// encoder's files are inputs too); `-` is refused.
     pub fn dir(self, flag: &str, path: Option<&Path>) -> Self {
         match path {
             Some(p) => self.push(flag, p, Kind::Dir),
@@ -113,7 +119,8 @@ impl RunFiles {
     }
 
     /// A model given as on the command line (`org/name[@rev]` or a local path): the files of a
-    /// local directory, or a local file, are inputs; `-` is refused.
+    /// local directory, of a hub model's folder in the hub cache, or a local file, are inputs
+    /// (with a COMET checkpoint's encoder); `-` is refused.
     pub fn model(self, flag: &str, spec: Option<&str>) -> Self {
         match spec {
             Some(s) => self.push(flag, Path::new(s), Kind::Model),
@@ -186,6 +193,16 @@ impl RunFiles {
             .collect();
         let checked = self.clone().into_checked();
         for output in &checked.outputs {
+            // A standard stream, named or through links: written as the stream, never
+            // replaced; standard output is compared with the inputs below, standard error here.
+            match crate::out_file::standard_stream(&output.path) {
+                Some(1) => continue,
+                Some(fd) => {
+                    checked.refuse_std(fd, &output.path)?;
+                    continue;
+                }
+                None => {}
+            }
             // A file of a directory still to be created: check_plot_dir probed where it goes.
             if new_dirs
                 .iter()
@@ -198,7 +215,7 @@ impl RunFiles {
             target.check(output)?;
             checked.refuse_input(&output.path)?;
         }
-        checked.refuse_stdout()?;
+        checked.refuse_std(1, Path::new("- (standard output)"))?;
         Ok(checked)
     }
 }
@@ -405,15 +422,16 @@ fn file_id(path: &Path, _meta: &Metadata) -> Option<FileId> {
     std::fs::canonicalize(path).ok().map(FileId::Path)
 }
 
-/// The identity of standard input (0) or output (1) when it is a regular file (`< FILE`,
-/// `> FILE`); pipes, terminals and devices cannot be overwritten by mistake.
+/// The identity of standard input (0), output (1) or error (2) when it is a regular file
+/// (`< FILE`, `> FILE`, `2> FILE`); pipes, terminals and devices cannot be overwritten by
+/// mistake.
 #[cfg(unix)]
-fn std_id(output: bool) -> Option<FileId> {
+fn std_id(fd: u8) -> Option<FileId> {
     use std::os::fd::AsFd;
-    let fd = if output {
-        std::io::stdout().as_fd().try_clone_to_owned().ok()?
-    } else {
-        std::io::stdin().as_fd().try_clone_to_owned().ok()?
+    let fd = match fd {
+        0 => std::io::stdin().as_fd().try_clone_to_owned().ok()?,
+        1 => std::io::stdout().as_fd().try_clone_to_owned().ok()?,
+        _ => std::io::stderr().as_fd().try_clone_to_owned().ok()?,
     };
     let meta = File::from(fd).metadata().ok()?;
     meta.is_file()
@@ -422,13 +440,13 @@ fn std_id(output: bool) -> Option<FileId> {
 }
 
 #[cfg(not(unix))]
-fn std_id(_output: bool) -> Option<FileId> {
+fn std_id(_fd: u8) -> Option<FileId> {
     None
 }
 
 fn id_of(path: &Path) -> Option<FileId> {
     if is_stdin(path) {
-        return std_id(false);
+        return std_id(0);
     }
     let meta = std::fs::metadata(path).ok()?;
     file_id(path, &meta)
@@ -459,40 +477,79 @@ fn files_under(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
 /// The files an input stands for, each with how it is named in messages.
 fn input_files(input: &Input) -> Vec<(String, PathBuf)> {
     let shown = |p: &Path| format!("{} ({})", p.display(), input.flag);
-    let local_dir = match input.kind {
-        Kind::Stream | Kind::File(_) => None,
-        Kind::Dir => Some(input.path.clone()),
-        Kind::Model => match hauser_nli::ModelSource::parse(&input.path.to_string_lossy()) {
-            hauser_nli::ModelSource::Dir(p) => Some(p),
-            // A hub model lives in the hub's cache, which no output flag is meant for.
-            _ => return Vec::new(),
+    let source = match input.kind {
+        Kind::Stream | Kind::File(_) if is_stdin(&input.path) => {
+            return vec![(
+                format!("- (standard input, {})", input.flag),
+                input.path.clone(),
+            )]
+        }
+        Kind::Stream | Kind::File(_) => return vec![(shown(&input.path), input.path.clone())],
+        Kind::Dir => hauser_nli::ModelSource::Dir(input.path.clone()),
+        Kind::Model => hauser_nli::ModelSource::parse(&input.path.to_string_lossy()),
+    };
+    let mut found = Vec::new();
+    let of = format!("{} {source}", input.flag);
+    model_files(&source, &of, &mut found);
+    if found.is_empty() {
+        if let hauser_nli::ModelSource::Dir(p) = &source {
+            if !p.is_dir() {
+                // A model or data flag naming a file: that file is the input.
+                found.push((shown(p), p.clone()));
+            }
+        }
+    }
+    found
+}
+
+/// Every file of a model on this machine, each named with `of` (how the model was given): a
+/// local directory's files, or the whole of a hub model's folder in the hub cache (every
+/// revision, the blobs the snapshots link to); and, for a COMET checkpoint, the same for the
+/// encoder its `hparams.yaml` names (local, or a hub id), which a run loads as well.
+fn model_files(source: &hauser_nli::ModelSource, of: &str, found: &mut Vec<(String, PathBuf)>) {
+    let (root, checkpoint) = match source {
+        hauser_nli::ModelSource::Dir(dir) if dir.is_dir() => (dir.clone(), Some(dir.clone())),
+        hauser_nli::ModelSource::Dir(_) => return,
+        hub => match hub.cache_folder() {
+            Some(folder) => (
+                folder,
+                hub.cached("hparams.yaml")
+                    .and_then(|p| p.parent().map(Path::to_path_buf)),
+            ),
+            None => return,
         },
     };
-    match local_dir {
-        Some(dir) if dir.is_dir() => {
-            let mut found = Vec::new();
-            files_under(&dir, MAX_DEPTH, &mut found);
-            found
-                .into_iter()
-                .map(|f| {
-                    (
-                        format!(
-                            "{} (a file of {} {})",
-                            f.display(),
-                            input.flag,
-                            dir.display()
-                        ),
-                        f,
-                    )
-                })
-                .collect()
+    let mut files = Vec::new();
+    files_under(&root, MAX_DEPTH, &mut files);
+    found.extend(
+        files
+            .into_iter()
+            .map(|f| (format!("{} (a file of {of})", f.display()), f)),
+    );
+    let encoder = checkpoint
+        .as_deref()
+        .and_then(hauser_nli::comet_encoder_source)
+        .filter(|e| !matches!(e, hauser_nli::ModelSource::Dir(d) if *d == root));
+    if let Some(encoder) = encoder {
+        // One level only: an encoder is a plain transformer, not another checkpoint.
+        let mut enc = Vec::new();
+        let enc_root = match &encoder {
+            hauser_nli::ModelSource::Dir(d) if d.is_dir() => Some(d.clone()),
+            hauser_nli::ModelSource::Dir(_) => None,
+            hub => hub.cache_folder(),
+        };
+        if let Some(enc_root) = enc_root {
+            files_under(&enc_root, MAX_DEPTH, &mut enc);
         }
-        Some(file) => vec![(shown(&file), file)],
-        None if is_stdin(&input.path) => vec![(
-            format!("- (standard input, {})", input.flag),
-            input.path.clone(),
-        )],
-        None => vec![(shown(&input.path), input.path.clone())],
+        found.extend(enc.into_iter().map(|f| {
+            (
+                format!(
+                    "{} (a file of the encoder {encoder} that {of} names)",
+                    f.display()
+                ),
+                f,
+            )
+        }));
     }
 }
 
@@ -550,16 +607,18 @@ impl Checked {
         }
     }
 
-    /// Refuses standard output redirected to one of the inputs (`> FILE` or `>> FILE`): the
-    /// input would be read while it is written (an endless loop for a streamed input).
-    fn refuse_stdout(&self) -> Result<(), CliError> {
-        let Some(out_id) = std_id(true) else {
+    /// Refuses a standard stream (1: output, 2: error) redirected to one of the inputs
+    /// (`> FILE`, `>> FILE`, `2>> FILE`): the input would be read while it is written (an
+    /// endless loop for a streamed input), or grow with the run's lines. `shown` names the
+    /// stream in the refusal.
+    fn refuse_std(&self, fd: u8, shown: &Path) -> Result<(), CliError> {
+        let Some(out_id) = std_id(fd) else {
             return Ok(());
         };
         match self.ids().iter().find(|(_, id)| *id == out_id) {
-            Some((shown, _)) => Err(CliError::SameFile {
-                output: PathBuf::from("- (standard output)"),
-                input: PathBuf::from(shown),
+            Some((input, _)) => Err(CliError::SameFile {
+                output: shown.to_path_buf(),
+                input: PathBuf::from(input),
             }),
             None => Ok(()),
         }

@@ -52,8 +52,22 @@ pub fn main(args: &SacrebleuArgs) -> ExitCode {
     let mut out = Vec::new();
     let result = run(&words, &mut out);
     // Whatever was printed before a failure stays printed, as in sacreBLEU (-sl prints line by
-    // line); a closed pipe is not an error worth a message.
-    let _ = stdout.write_all(&out).and_then(|()| stdout.flush());
+    // line). A write that fails (a full disk, an I/O error) is an error as in every hauser
+    // command: sacreBLEU's own interpreter exits non-zero there too, and a full disk must never
+    // look like success. A closed pipe (`| head -1`) is the reader's choice, not worth a
+    // message.
+    let written = stdout.write_all(&out).and_then(|()| stdout.flush());
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!(
+                "hauser: error: {}",
+                crate::error::CliError::io("<stdout>", e)
+            );
+            if result.is_ok() {
+                return ExitCode::from(2);
+            }
+        }
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -172,17 +186,34 @@ fn run_parsed(mut a: SacreArgs, color: bool, out: &mut Vec<u8>) -> Result<(), Ex
     };
     let encoding = Encoding::named(&a.encoding)?;
     let stdin_hyps = a.input.is_none();
-    let mut stdin_users: Vec<(&str, &Path)> = a
-        .refs
+    // Every file the run reads, checked as every hauser command checks them (one rule,
+    // crate::run_files): at most one standard input, and standard output neither written
+    // nor appended to any of them (`>> hyp.txt` would feed the scores back into the input).
+    let lp = a.langpair.as_deref().unwrap_or_default();
+    let cached: Vec<std::path::PathBuf> = sets
         .iter()
-        .map(|r| ("a reference", Path::new(r.as_str())))
+        .flat_map(|s| {
+            s.refs(lp)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|f| s.cached(lp, f).ok())
+        })
         .collect();
-    if let Some(inputs) = &a.input {
-        stdin_users.extend(inputs.iter().map(|i| ("-i", Path::new(i.as_str()))));
+    let hyps: Vec<&Path> = match &a.input {
+        Some(inputs) => inputs.iter().map(Path::new).collect(),
+        None => vec![Path::new("-")],
+    };
+    let hyp_flag = if stdin_hyps {
+        "the hypotheses (no -i)"
     } else {
-        stdin_users.push(("the hypotheses (no -i)", Path::new("-")));
-    }
-    files::check_single_stdin(&stdin_users).map_err(|e| Exit::unsupported(e.to_string()))?;
+        "-i"
+    };
+    files::RunFiles::new()
+        .inputs("a reference", a.refs.iter().map(Path::new))
+        .inputs(hyp_flag, hyps)
+        .inputs("-t", &cached)
+        .check()
+        .map_err(|e| Exit::unsupported(e.to_string()))?;
 
     let streams = if sets.is_empty() {
         read_refs(&a, encoding)?

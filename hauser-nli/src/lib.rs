@@ -125,8 +125,8 @@ pub use batch::Batching;
 pub use choice::MultipleChoice;
 pub use classify::{Predictions, SequenceClassifier};
 pub use comet::{
-    CometClass, CometHparams, CometInput, CometModel, CometPrediction, CometSegment, ErrorSpan,
-    LayerChoice, LayerTransform, Pooling, Segment,
+    comet_encoder_source, CometClass, CometHparams, CometInput, CometModel, CometPrediction,
+    CometSegment, ErrorSpan, LayerChoice, LayerTransform, Pooling, Segment,
 };
 pub use config::ModelConfig;
 pub use device::{DeviceSpec, Precision};

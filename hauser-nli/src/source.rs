@@ -146,6 +146,37 @@ impl ModelSource {
         Err(self.missing(&files.join(" or ")))
     }
 
+    /// Where a hub model's files lie on this machine: its folder in the hub cache
+    /// (`models--ORG--NAME`, every revision and blob), whether or not it is there yet; `None`
+    /// for a local directory. Nothing is fetched. Programs use it to keep their outputs off the
+    /// files a run loads.
+    pub fn cache_folder(&self) -> Option<PathBuf> {
+        match self {
+            ModelSource::Dir(_) => None,
+            ModelSource::Hub { id, .. } => Some(
+                Cache::from_env()
+                    .path()
+                    .join(Repo::model(id.clone()).folder_name()),
+            ),
+        }
+    }
+
+    /// The local path of `file` when it is on this machine already: in the directory, or in
+    /// the hub cache for the revision; never fetched.
+    pub fn cached(&self, file: &str) -> Option<PathBuf> {
+        match self {
+            ModelSource::Dir(dir) => Some(dir.join(file)).filter(|p| p.is_file()),
+            ModelSource::Hub { id, revision } => {
+                let repo = Repo::with_revision(
+                    id.clone(),
+                    RepoType::Model,
+                    revision.clone().unwrap_or_else(|| "main".into()),
+                );
+                Cache::from_env().repo(repo).get(file)
+            }
+        }
+    }
+
     fn missing(&self, file: &str) -> NliError {
         let hint = match self {
             ModelSource::Hub { .. } if offline() => {

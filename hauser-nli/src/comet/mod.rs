@@ -463,6 +463,20 @@ fn tokenizer_flag(source: &ModelSource, key: &str) -> Result<bool> {
     Ok(v.get(key).and_then(|b| b.as_bool()).unwrap_or(false))
 }
 
+/// The encoder a COMET checkpoint directory names in its `hparams.yaml` (`pretrained_model`),
+/// resolved as [`CometModel::load`] resolves it, without loading or fetching anything; `None`
+/// when `dir` holds no readable `hparams.yaml`. Programs use it to keep their outputs off the
+/// encoder's files, which a run reads as much as the checkpoint's own.
+pub fn comet_encoder_source(dir: &Path) -> Option<ModelSource> {
+    let path = dir.join("hparams.yaml");
+    // A FIFO or device there would block or never end; the loader refuses those itself.
+    if !path.is_file() {
+        return None;
+    }
+    let hp = CometHparams::load(&dir.display().to_string(), &path).ok()?;
+    Some(encoder_source(dir, &hp.pretrained_model))
+}
+
 /// Where the encoder's config and tokenizer are: see [`CometModel`].
 fn encoder_source(dir: &Path, pretrained: &str) -> ModelSource {
     let rel = dir.join(pretrained);
