@@ -37,13 +37,13 @@ pub struct BertScoreCliArgs {
     )]
     pub model: Option<String>,
     /// Use the first N layers (bert_score's default for a known model name).
-    #[arg(short = 'l', long = "num_layers", value_name = "NUM_LAYERS")]
+    #[arg(short = 'l', long = "num_layers", value_name = "NUM_LAYERS", allow_negative_numbers = true, value_parser = flags::count)]
     pub num_layers: Option<usize>,
     /// Batch size (pairs matched together; padding takes part as bert_score's does).
-    #[arg(short = 'b', long = "batch_size", default_value_t = 64, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
+    #[arg(short = 'b', long = "batch_size", default_value_t = 64, allow_negative_numbers = true, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
     pub batch_size: usize,
     /// CPU workers of bert_score's IDF count (accepted; no effect).
-    #[arg(long, default_value_t = 4, value_name = "NTHREADS")]
+    #[arg(long, default_value_t = 4, value_name = "NTHREADS", allow_negative_numbers = true, value_parser = flags::count)]
     pub nthreads: usize,
     /// Weights tokens by IDF computed from the references.
     #[arg(long)]

@@ -38,7 +38,7 @@ pub struct CometCommon {
     pub sacrebleu_dataset: Option<String>,
     /// 0 scores on the CPU; 1 (comet's default) on --device (the CPU unless given); more than
     /// one is refused.
-    #[arg(long = "gpus", default_value_t = 1, value_name = "GPUS")]
+    #[arg(long = "gpus", default_value_t = 1, value_name = "GPUS", allow_negative_numbers = true, value_parser = flags::count)]
     pub gpus: usize,
     /// No progress output (hauser prints none; accepted).
     #[arg(long)]
@@ -57,7 +57,7 @@ pub struct CometCommon {
     #[arg(long = "model_storage_path", value_name = "MODEL_STORAGE_PATH")]
     pub model_storage_path: Option<PathBuf>,
     /// Data-loading workers (accepted; no effect).
-    #[arg(long = "num_workers", value_name = "NUM_WORKERS")]
+    #[arg(long = "num_workers", value_name = "NUM_WORKERS", allow_negative_numbers = true, value_parser = flags::count)]
     pub num_workers: Option<usize>,
     /// Disables comet's sentence-embedding cache (accepted; no effect on the scores).
     #[arg(long = "disable_cache")]
@@ -81,7 +81,7 @@ pub struct CometScoreArgs {
     #[arg(short = 't', long = "translations", value_name = "TRANSLATIONS", num_args = 1.., required = true)]
     pub translations: Vec<PathBuf>,
     /// Segments per forward pass.
-    #[arg(long = "batch_size", default_value_t = 16, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
+    #[arg(long = "batch_size", default_value_t = 16, allow_negative_numbers = true, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
     pub batch_size: usize,
     /// comet's context extension (refused: not supported).
     #[arg(long = "enable-context")]
@@ -98,16 +98,19 @@ pub struct CometCompareArgs {
     #[arg(short = 't', long = "translations", value_name = "TRANSLATIONS", num_args = 1.., required = true)]
     pub translations: Vec<PathBuf>,
     /// Segments per forward pass.
-    #[arg(long = "batch_size", default_value_t = 8, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
+    #[arg(long = "batch_size", default_value_t = 8, allow_negative_numbers = true, value_parser = flags::batch_size, value_name = "BATCH_SIZE")]
     pub batch_size: usize,
-    /// Bootstrap partitions.
-    #[arg(long = "num_splits", default_value_t = 300, value_name = "NUM_SPLITS")]
+    /// Bootstrap partitions (at least 1: comet divides by their number).
+    #[arg(long = "num_splits", default_value_t = 300, value_name = "NUM_SPLITS", allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub num_splits: usize,
-    /// Share of the test set in each partition.
+    /// Share of the test set in each partition: any finite number, as comet, which draws
+    /// `max(int(n * sample_ratio), 1)` segments (0 or less: one).
     #[arg(
         long = "sample_ratio",
         default_value_t = 0.4,
-        value_name = "SAMPLE_RATIO"
+        value_name = "SAMPLE_RATIO",
+        allow_negative_numbers = true,
+        value_parser = flags::finite
     )]
     pub sample_ratio: f64,
     /// The paired t-test's alternative hypothesis: two-sided, less or greater.

@@ -22,6 +22,19 @@ pub fn batch_size(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses a count or an order where 0 has a meaning of its own (or is left to the command to
+/// refuse): a whole number of at least 0. Numeric flags allow negative numbers on the command
+/// line (`allow_negative_numbers`), so that `-1` reaches this parser and is refused as out of
+/// range, naming the flag, rather than taken for an unknown flag.
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn count(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("expected a whole number of at least 0, got {s:?}"))
+}
+
 /// Batches of `--batch-size` inputs computed between two writes of a streamed per-line output
 /// (`classify`, `narratives score|choose`): enough for the CPU kernels to run batches in
 /// parallel, few enough that records come out as the run goes. A constant, not the thread
@@ -50,7 +63,10 @@ pub fn seed(s: &str) -> Result<u64, String> {
 }
 
 /// Parses a finite number: NaN and infinities are refused.
-fn finite(s: &str) -> Result<f64, String> {
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn finite(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
         Ok(_) => Err(format!("expected a finite number, got {s:?}")),

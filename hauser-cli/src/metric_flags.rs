@@ -65,7 +65,7 @@ pub struct TextFlags {
     #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]
     pub smooth_value: Option<f64>,
     /// bleu: the highest n-gram order (default 4).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::count)]
     pub max_ngram_order: Option<usize>,
     /// bleu: effective order in the corpus score too (sentence scores always use it, as
     /// sacreBLEU's sentence_score).
@@ -79,10 +79,10 @@ pub struct TextFlags {
     #[arg(long)]
     pub force: bool,
     /// chrf: character n-gram order (default 6); also -cc.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::count)]
     pub chrf_char_order: Option<usize>,
     /// chrf: word n-gram order (default 0; chrf++: 2); also -cw.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::count)]
     pub chrf_word_order: Option<usize>,
     /// chrf: recall weight beta (default 2; a finite number of at least 0).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::non_negative)]

@@ -27,21 +27,21 @@ pub struct SignificanceFlags {
     #[arg(long, conflicts_with_all = ["paired_bs", "paired_ar"])]
     pub confidence: bool,
     /// Bootstrap samples of --confidence.
-    #[arg(long, default_value_t = 1000, value_parser = samples, requires = "confidence", conflicts_with_all = ["paired_bs", "paired_ar"])]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = samples, requires = "confidence", conflicts_with_all = ["paired_bs", "paired_ar"])]
     pub confidence_n: usize,
     /// Paired bootstrap resampling of every --system against --hyp (the baseline), as
     /// sacreBLEU's `--paired-bs` (bleu, chrf, ter).
     #[arg(long, conflicts_with = "paired_ar", requires = "systems")]
     pub paired_bs: bool,
     /// Resamples of --paired-bs.
-    #[arg(long, default_value_t = 1000, value_parser = samples, requires = "paired_bs", conflicts_with_all = ["confidence", "paired_ar"])]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = samples, requires = "paired_bs", conflicts_with_all = ["confidence", "paired_ar"])]
     pub paired_bs_n: usize,
     /// Paired approximate randomization of every --system against --hyp, as sacreBLEU's
     /// `--paired-ar` (bleu, chrf, ter).
     #[arg(long, requires = "systems")]
     pub paired_ar: bool,
     /// Trials of --paired-ar.
-    #[arg(long, default_value_t = 10000, value_parser = samples, requires = "paired_ar", conflicts_with_all = ["confidence", "paired_bs"])]
+    #[arg(long, default_value_t = 10000, allow_negative_numbers = true, value_parser = samples, requires = "paired_ar", conflicts_with_all = ["confidence", "paired_bs"])]
     pub paired_ar_n: usize,
     /// A system compared with the baseline --hyp, line-aligned with it; repeat for several.
     #[arg(long = "system", value_name = "FILE")]
@@ -52,10 +52,10 @@ pub struct SignificanceFlags {
     #[arg(long, requires = "systems", conflicts_with_all = ["confidence", "paired_bs", "paired_ar"])]
     pub comet_compare: bool,
     /// Bootstrap partitions of --comet-compare (comet-compare's --num_splits).
-    #[arg(long, default_value_t = 300, value_parser = samples, requires = "comet_compare")]
+    #[arg(long, default_value_t = 300, allow_negative_numbers = true, value_parser = samples, requires = "comet_compare")]
     pub num_splits: usize,
     /// Share of the lines in each partition of --comet-compare (its --sample_ratio).
-    #[arg(long, default_value_t = 0.4, value_parser = sample_ratio, requires = "comet_compare")]
+    #[arg(long, default_value_t = 0.4, allow_negative_numbers = true, value_parser = sample_ratio, requires = "comet_compare")]
     pub sample_ratio: f64,
     /// The t-test's alternative of --comet-compare (its --t_test_alternative).
     #[arg(long, default_value = "two-sided", value_parser = ["two-sided", "less", "greater"], requires = "comet_compare")]

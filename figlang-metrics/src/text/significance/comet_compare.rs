@@ -37,8 +37,8 @@ pub const TIE_EPSILON: f32 = 0.001;
 pub struct CometCompare {
     /// Bootstrap partitions (`--num_splits`, default 300).
     pub num_splits: usize,
-    /// Share of the segments in each partition (`--sample_ratio`, default 0.4); at least one
-    /// segment is drawn.
+    /// Share of the segments in each partition (`--sample_ratio`, default 0.4): any finite
+    /// number; at least one segment is drawn, as comet's `max(int(n * ratio), 1)`.
     pub sample_ratio: f64,
     /// The t-test's alternative (`--t_test_alternative`, default two-sided).
     pub alternative: Alternative,
@@ -84,7 +84,7 @@ pub struct PairComparison {
 ///
 /// # Errors
 /// Fewer than two systems, no segments, systems of different lengths, a partition count of 0
-/// or above the maximum, a sample ratio that is not a positive finite number.
+/// or above the maximum, a sample ratio that is not finite.
 pub fn comet_compare(
     systems: &[Vec<f64>],
     cfg: &CometCompare,
@@ -108,13 +108,14 @@ pub fn comet_compare(
         )));
     }
     check_samples("num_splits", cfg.num_splits)?;
-    if !(cfg.sample_ratio.is_finite() && cfg.sample_ratio > 0.0) {
+    if !cfg.sample_ratio.is_finite() {
         return Err(bad(format!(
-            "comet-compare: the sample ratio must be a positive number, got {}",
+            "comet-compare: the sample ratio must be a finite number, got {}",
             cfg.sample_ratio
         )));
     }
-    // Python's int() truncates; comet keeps at least one segment.
+    // comet's `max(int(n * sample_ratio), 1)`: Python's int() truncates, and a ratio of 0 or
+    // below draws one segment (the cast saturates a negative product to 0).
     let sample_size = ((n as f64 * cfg.sample_ratio) as usize).max(1);
     let splits = cfg.num_splits;
     let draws = sample_size
