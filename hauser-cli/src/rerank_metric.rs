@@ -4,9 +4,10 @@
 //!
 //! MBR follows unbabel-comet 2.2.7's `comet-mbr` (`comet/cli/mbr.py`, `mbr_decoding`): the
 //! score of candidate `j` is the mean, over every other candidate `k != j`, of
-//! `utility(hyp = c_j, ref = c_k, src)`. All the pairs of a group go to the metric in one call,
-//! so that COMET encodes each distinct sentence of the group once (as `comet-mbr` embeds each
-//! candidate once); text metrics score the pairs directly. A group of one candidate has no
+//! `utility(hyp = c_j, ref = c_k, src)`. COMET embeds each distinct sentence of the group once
+//! (as `comet-mbr` embeds each candidate once) and builds the pairs' feature rows a block at a
+//! time; the other metrics take the pairs a block of hypotheses at a time (BERTScore all at
+//! once), so memory does not grow with the square of the group. A group of one candidate has no
 //! pseudo-reference: its score is NaN (written `null`), where `comet-mbr` would take the mean of
 //! an empty tensor (also NaN).
 
@@ -255,19 +256,44 @@ impl RerankMetric {
             }
             return Ok(vec![f64::NAN; n]);
         }
-        let (mut hyps, mut refs) = (Vec::new(), Vec::new());
-        for j in 0..n {
-            for k in (0..n).filter(|&k| k != j) {
-                hyps.push(cands[j]);
-                refs.push(cands[k]);
+        let mean = |u: &[f64]| u.iter().sum::<f64>() / u.len() as f64;
+        match &mut self.kind {
+            // Each sentence embedded once, the pairs' feature rows a block at a time.
+            Kind::Comet { metric, no_src } => {
+                let src = comet_sources(metric, *no_src, src, 1)?.map(|s| s[0]);
+                let mut scores = vec![f64::NAN; n];
+                metric
+                    .score_pairs(src, cands, &mut |j, u| scores[j] = mean(u))
+                    .map_err(|e| e.to_string())?;
+                self.signature = Some(metric.signature());
+                return Ok(scores);
             }
+            // BERTScore embeds each distinct sentence once per call: blocks of pairs would
+            // embed the group again for every block, so its pairs stay in one call (per pair
+            // it keeps two pointers and a score; the embeddings are per sentence).
+            Kind::BertScore(_) => {
+                let (hyps, refs) = pairs_of(cands, 0..n);
+                let utility = self.pairs(src, &hyps, &refs)?;
+                return Ok(utility.chunks(n - 1).map(mean).collect());
+            }
+            _ => {}
         }
-        let utility = self.pairs(src, &hyps, &refs)?;
-        // The pairs of candidate j are the n - 1 consecutive entries from j * (n - 1).
-        Ok(utility
-            .chunks(n - 1)
-            .map(|u| u.iter().sum::<f64>() / u.len() as f64)
-            .collect())
+        // The other metrics score a pair from that pair alone (text metrics, and BLEURT and
+        // MetricX, which encode the pair as one sequence): the pairs go to them a block of
+        // hypotheses at a time, so memory is bounded by the block, not by the n (n - 1) pairs.
+        let per_call = (PAIR_BLOCK / (n - 1)).max(1);
+        let mut scores = Vec::with_capacity(n);
+        for start in (0..n).step_by(per_call) {
+            let (hyps, refs) = pairs_of(cands, start..(start + per_call).min(n));
+            let utility = self.pairs(src, &hyps, &refs)?;
+            // The pairs of hypothesis j are n - 1 consecutive entries.
+            scores.extend(utility.chunks(n - 1).map(mean));
+        }
+        if let Kind::Text(m) = &self.kind {
+            // The signature of the group's pairs, as one call over all of them gave it.
+            self.signature = Some(m.sentence_signature(n * (n - 1), 1));
+        }
+        Ok(scores)
     }
 
     /// The signature of a metric before it has scored (for groups of one candidate under
@@ -383,6 +409,25 @@ impl RerankMetric {
         self.signature = Some(signature);
         Ok(scores)
     }
+}
+
+/// Pairs scored per call of a pairwise metric under `--mbr` (see
+/// [`RerankMetric::group_scores`]).
+const PAIR_BLOCK: usize = 4096;
+
+/// The (hypothesis, pseudo-reference) pairs of the hypotheses `js` of a group: for each `j`,
+/// `cands[j]` against every other candidate in order.
+fn pairs_of<'a>(cands: &[&'a str], js: std::ops::Range<usize>) -> (Vec<&'a str>, Vec<&'a str>) {
+    let (mut hyps, mut refs) = (Vec::new(), Vec::new());
+    for j in js {
+        for (k, r) in cands.iter().enumerate() {
+            if k != j {
+                hyps.push(cands[j]);
+                refs.push(*r);
+            }
+        }
+    }
+    (hyps, refs)
 }
 
 /// The sources COMET reads for `n` inputs of a group: none with `--no-src` (empty sources for

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use candle_nn::VarBuilder;
 use serde::Deserialize;
 
 use crate::arch::ops::ACTIVATIONS;
@@ -177,4 +178,37 @@ impl ModelConfig {
             })
             .collect()
     }
+}
+
+/// Checks that the weights in `vb` hold the `depth` layers that config.json's `key` claims,
+/// before a loader builds anything per layer: a plan, names or buffers sized by the claimed
+/// depth would otherwise grow without bound for a config that says 10^9 layers over a
+/// checkpoint of three. `first(i)` is the name (relative to `vb`) of the first tensor the
+/// loader reads for layer `i`; probing stops at the first one missing, so the cost is the
+/// number of layers really there. The error names that tensor in full.
+///
+/// # Errors
+/// A candle error naming the first missing tensor (the loaders wrap it as
+/// [`NliError::Weights`]).
+pub(crate) fn check_layers(
+    vb: &VarBuilder<'_>,
+    key: &str,
+    depth: usize,
+    first: impl Fn(usize) -> String,
+) -> candle_core::Result<()> {
+    for i in 0..depth {
+        let name = first(i);
+        if !vb.contains_tensor(&name) {
+            let prefix = vb.prefix();
+            let full = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}.{name}")
+            };
+            candle_core::bail!(
+                "config.json's {key} is {depth}, but the weights have no layer {i}: tensor {full} is missing"
+            );
+        }
+    }
+    Ok(())
 }

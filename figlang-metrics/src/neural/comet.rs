@@ -109,6 +109,39 @@ impl Comet {
         Ok(self.model.predict(&inputs)?)
     }
 
+    /// The scores of every (hypothesis `cands[j]`, reference `cands[k]`, `k != j`) pair of a
+    /// group, for minimum-Bayes-risk reranking: `visit(j, scores)` receives hypothesis `j`'s
+    /// scores in the order of `k`, the numbers [`Self::score`] gives the pairs in one call.
+    /// Each sentence is embedded once and memory is bounded by the group's sentences and a
+    /// block of pairs, where [`Self::score`] on all `n (n - 1)` pairs holds their feature rows
+    /// at once (see `CometModel::score_pairs`). `src` as in [`Self::score`], one for the group.
+    ///
+    /// # Errors
+    /// [`NeuralError::Input`] for a model that takes no reference; model failures.
+    pub fn score_pairs(
+        &mut self,
+        src: Option<&str>,
+        cands: &[&str],
+        visit: &mut dyn FnMut(usize, &[f64]),
+    ) -> NeuralResult<()> {
+        if !self.model.takes_references() {
+            return Err(NeuralError::Input(format!(
+                "COMET {} takes no reference, so it has no pair scores",
+                self.model_id
+            )));
+        }
+        self.with_src = src.is_some() && self.model.takes_sources();
+        self.with_ref = true;
+        let mut wide = Vec::new();
+        self.model.score_pairs(src, cands, &mut |j, scores| {
+            wide.clear();
+            wide.extend(scores.iter().map(|&s| f64::from(s)));
+            visit(j, &wide);
+            Ok(())
+        })?;
+        Ok(())
+    }
+
     /// The reproducibility signature of the last run, e.g.
     /// `comet|model:wmt20-comet-da|rev:local|class:regression_metric|encoder:xlm-roberta-large|layer:mix|pool:avg|src:yes|ref:yes|batch:64|kernels:packed-cpu|version:0.1.0`;
     /// the unified classes pool the first token (`pool:first`).

@@ -27,6 +27,7 @@ mod metric_no_ignored;
 mod metric_options;
 mod metric_significance;
 mod metric_wmd;
+mod model_limits;
 mod models;
 mod narratives;
 mod newsmet;

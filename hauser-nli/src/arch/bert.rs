@@ -16,7 +16,7 @@ use candle_nn::{
 use super::head::ClassifierHead;
 use super::ops::{activation, additive_mask, attention};
 use super::spec::{BpeSpecials, Spec};
-use crate::config::ModelConfig;
+use crate::config::{check_layers, ModelConfig};
 use crate::packed::{pack, pack_layer, EncoderModules, LayerModules, PackedEncoder};
 
 /// BERT (and MiniLM, which is a BERT checkpoint), and BLEURT's BERT-based checkpoints in the
@@ -213,10 +213,20 @@ fn load_embeddings(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Resu
 
 /// Where each distinct layer's weights are, and per hidden state after the embeddings the
 /// indices of the layers that produce it: one layer each, or a whole shared group (ALBERT).
-fn layer_plan(cfg: &ModelConfig, lay: &Layout) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
+/// The layers are first looked up in `vb`, so that a config claiming more layers than the
+/// weights hold fails naming the first missing tensor before anything is sized by its depth.
+fn layer_plan(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    lay: &Layout,
+) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
     let depth = cfg.num_hidden_layers;
     let n = lay.names.layers;
+    let probe = lay.names.query;
     let Some(g) = lay.groups else {
+        check_layers(vb, "num_hidden_layers", depth, |i| {
+            format!("{n}.{i}.{probe}.weight")
+        })?;
         return Ok((
             (0..depth).map(|i| format!("{n}.{i}")).collect(),
             (0..depth).map(|i| vec![i]).collect(),
@@ -228,6 +238,22 @@ fn layer_plan(cfg: &ModelConfig, lay: &Layout) -> Result<(Vec<String>, Vec<Vec<u
             g.count,
             g.inner
         );
+    }
+    // Shared layers run `depth` times whatever the weights hold, so the depth cannot be
+    // checked against them; a bound well above any published model keeps the per-step plan
+    // (and the hidden states a forward pass returns) from being sized by an absurd claim.
+    if depth > MAX_SHARED_DEPTH {
+        candle_core::bail!(
+            "num_hidden_layers = {depth} steps of shared layers is more than this crate runs (at most {MAX_SHARED_DEPTH}; published ALBERT models have 12 or 24)"
+        );
+    }
+    check_layers(vb, "num_hidden_groups", g.count, |k| {
+        format!("{n}.{k}.{}.0.{probe}.weight", g.inner_name)
+    })?;
+    for k in 0..g.count {
+        check_layers(vb, "inner_group_num", g.inner, |j| {
+            format!("{n}.{k}.{}.{j}.{probe}.weight", g.inner_name)
+        })?;
     }
     let mut paths = Vec::new();
     for k in 0..g.count {
@@ -243,6 +269,9 @@ fn layer_plan(cfg: &ModelConfig, lay: &Layout) -> Result<(Vec<String>, Vec<Vec<u
         .collect();
     Ok((paths, steps))
 }
+
+/// The most steps of shared layers (ALBERT's `num_hidden_layers`) a model may take.
+pub(crate) const MAX_SHARED_DEPTH: usize = 4096;
 
 /// The projection of factorised embeddings to the hidden size.
 fn projection(vb: &VarBuilder<'_>, cfg: &ModelConfig, lay: &Layout) -> Result<Option<Linear>> {
@@ -298,7 +327,7 @@ pub(crate) fn pack_encoder(
     cfg: &ModelConfig,
     lay: &Layout,
 ) -> Result<Option<PackedEncoder>> {
-    let (paths, steps) = layer_plan(cfg, lay)?;
+    let (paths, steps) = layer_plan(vb, cfg, lay)?;
     let emb = load_embeddings(vb, cfg, lay)?;
     let modules = EncoderModules {
         word: emb.word,
@@ -325,7 +354,7 @@ impl BertEncoder {
             token_type,
             norm,
         } = load_embeddings(&vb, cfg, lay)?;
-        let (paths, steps) = layer_plan(cfg, lay)?;
+        let (paths, steps) = layer_plan(&vb, cfg, lay)?;
         let layers = paths
             .iter()
             .map(|at| load_layer_at(vb.pp(at), cfg, lay))

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use super::head::ClassifierHead;
 use super::ops::{activation, additive_mask};
 use super::spec::{BpeSpecials, Spec};
-use crate::config::ModelConfig;
+use crate::config::{check_layers, ModelConfig};
 
 /// DeBERTa v1 checkpoints (`DebertaModel`, or a task model's `deberta.` prefix).
 pub(crate) const SPEC: Spec = Spec {
@@ -164,6 +164,10 @@ impl DebertaV1Encoder {
         } else {
             v1.max_relative_positions as usize
         };
+        // Every layer is looked up before any is loaded (see `check_layers`).
+        check_layers(&vb, "num_hidden_layers", cfg.num_hidden_layers, |i| {
+            format!("encoder.layer.{i}.attention.self.in_proj.weight")
+        })?;
         let layers = (0..cfg.num_hidden_layers)
             .map(|i| {
                 let l = vb.pp(format!("encoder.layer.{i}"));

@@ -18,6 +18,7 @@ use candle_transformers::models::debertav2::{
 
 use super::head::ClassifierHead;
 use super::spec::{BpeSpecials, Spec};
+use crate::config::check_layers;
 
 /// DeBERTa-v2/v3 checkpoints (`DebertaV2Model`, or a task model's `deberta.` prefix).
 pub(crate) const SPEC: Spec = Spec {
@@ -81,6 +82,10 @@ impl DebertaEncoder {
     /// Loads from `vb` (already narrowed to the base-model prefix).
     pub(crate) fn load(vb: VarBuilder<'_>, cfg: &Config) -> Result<Self> {
         let h = cfg.hidden_size;
+        // Every layer is looked up before anything is loaded (see `check_layers`).
+        check_layers(&vb, "num_hidden_layers", cfg.num_hidden_layers, |i| {
+            format!("encoder.layer.{i}.attention.self.query_proj.weight")
+        })?;
         let embeddings = DebertaV2Embeddings::load(vb.pp("embeddings"), cfg)?;
         let enc = vb.pp("encoder");
         let layers = (0..cfg.num_hidden_layers)

@@ -8,7 +8,7 @@ use candle_nn::{embedding, layer_norm, Activation, Embedding, LayerNorm, Linear,
 
 use super::ops::{activation, additive_mask};
 use super::spec::{BpeSpecials, Spec};
-use crate::config::ModelConfig;
+use crate::config::{check_layers, ModelConfig};
 use crate::packed::{
     linear_parts, norm_parts, packed_act, split_counts, values, PackedCausalLm, PackedLayer,
 };
@@ -82,6 +82,12 @@ struct Block {
 }
 
 /// Block `i` of the model in `base` (narrowed to the base-model prefix).
+/// The `n_layer` blocks a config claims, looked up in the weights before anything is loaded
+/// (see [`check_layers`]).
+fn check_depth(base: &VarBuilder<'_>, c: &Gpt2Config) -> candle_core::Result<()> {
+    check_layers(base, "n_layer", c.layers, |i| format!("h.{i}.ln_1.weight"))
+}
+
 fn load_block(base: &VarBuilder<'_>, c: &Gpt2Config, i: usize) -> candle_core::Result<Block> {
     let (h, eps) = (c.hidden, c.eps);
     let b = base.pp(format!("h.{i}"));
@@ -118,6 +124,7 @@ pub(crate) struct Modules {
 
 /// candle's modules of the model in `base`.
 pub(crate) fn modules(base: &VarBuilder<'_>, c: &Gpt2Config) -> candle_core::Result<Modules> {
+    check_depth(base, c)?;
     let (wte, wpe, ln_f) = load_top(base, c)?;
     let blocks = (0..c.layers)
         .map(|i| load_block(base, c, i))
@@ -141,6 +148,7 @@ pub(crate) fn pack(
     let Some(act) = packed_act(c.act) else {
         return Ok(None);
     };
+    check_depth(base, c)?;
     let (wte, wpe, ln_f) = load_top(base, c)?;
     let (wte, wpe) = (values(wte.embeddings())?, values(wpe.embeddings())?);
     let (lnf_g, lnf_b, _) = norm_parts(&ln_f)?;

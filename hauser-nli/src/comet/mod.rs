@@ -4,6 +4,7 @@
 
 mod head;
 mod hparams;
+mod pairs;
 mod unified;
 
 use std::collections::HashMap;
@@ -406,25 +407,26 @@ impl CometModel {
             }
         }
         let emb = self.sentence_embeddings(&texts)?;
-        let h = self.encoder.config.hidden_size;
-        let width = if with_ref { 6 * h } else { 4 * h };
-        let mut features = Vec::with_capacity(inputs.len() * width);
-        for x in inputs {
-            let s = &emb[index[x.src]];
-            let m = &emb[index[x.mt]];
-            features.extend_from_slice(m);
-            if with_ref {
-                let r = &emb[index[x.reference.unwrap_or_default()]];
-                features.extend_from_slice(r);
-                features.extend(m.iter().zip(r).map(|(a, b)| a * b));
-                features.extend(m.iter().zip(r).map(|(a, b)| (a - b).abs()));
-            } else {
-                features.extend_from_slice(s);
-            }
-            features.extend(m.iter().zip(s).map(|(a, b)| a * b));
-            features.extend(m.iter().zip(s).map(|(a, b)| (a - b).abs()));
-        }
-        self.estimate(features, inputs.len())
+        // Built and scored a block of rows at a time (see `pairs`): all the rows at once took
+        // `inputs * 6 * hidden` floats.
+        let mut out = Vec::with_capacity(inputs.len());
+        self.estimate_rows(
+            inputs.len(),
+            |i| {
+                let x = &inputs[i];
+                let r = x.reference.filter(|_| with_ref);
+                (
+                    emb[index[x.mt]].as_slice(),
+                    r.map(|r| emb[index[r]].as_slice()),
+                    emb[index[x.src]].as_slice(),
+                )
+            },
+            &mut |_, scores| {
+                out.extend(scores);
+                Ok(())
+            },
+        )?;
+        Ok(out)
     }
 
     /// The estimator on `rows` feature rows (row-major in `features`).

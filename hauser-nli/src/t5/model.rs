@@ -9,6 +9,7 @@ use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{Embedding, Linear, VarBuilder};
 
 use super::config::{relative_position_bucket, FeedForward, T5Config};
+use crate::config::check_layers;
 use crate::packed::{
     input_major_values, values, PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer,
     T5FeedForward, T5SelfAttention,
@@ -253,6 +254,15 @@ impl T5Model {
     /// has is read). The head is `lm_head.weight`, or with tied embeddings and no such tensor
     /// the shared embeddings.
     pub(crate) fn load(vb: &VarBuilder<'_>, cfg: &T5Config, head_ids: &[u32]) -> CResult<Self> {
+        // Both stacks are looked up before any block is loaded (see `check_layers`).
+        for (name, key, n) in [
+            ("encoder", "num_layers", cfg.num_layers),
+            ("decoder", "num_decoder_layers", cfg.num_decoder_layers),
+        ] {
+            check_layers(vb, key, n, |i| {
+                format!("{name}.block.{i}.layer.0.SelfAttention.q.weight")
+            })?;
+        }
         let (v, d) = (cfg.vocab_size, cfg.d_model);
         let shared = if vb.contains_tensor("shared.weight") {
             Some(vb.get((v, d), "shared.weight")?)
