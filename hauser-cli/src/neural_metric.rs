@@ -212,7 +212,12 @@ pub fn parse_flip(spec: Option<&str>, n: usize) -> Result<Vec<bool>, CliError> {
         let (a, b) = part.split_once('-').unwrap_or((part, part));
         let a: usize = a.trim().parse().map_err(|_| bad())?;
         let b: usize = b.trim().parse().map_err(|_| bad())?;
-        if a == 0 || a > b || b > n {
+        if a > b {
+            return Err(CliError::Usage(format!(
+                "--flip range {part} is reversed: write the first line first ({b}-{a})"
+            )));
+        }
+        if a == 0 || b > n {
             return Err(CliError::Usage(format!(
                 "--flip range {part} is outside lines 1-{n}"
             )));
@@ -691,6 +696,16 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reversed_flip_range_is_called_reversed() {
+        // Issue 37: `--flip 3-2` said "outside lines 1-5".
+        let e = parse_flip(Some("3-2"), 5).unwrap_err().to_string();
+        assert!(e.contains("reversed") && e.contains("3-2"), "{e}");
+        assert!(!e.contains("outside"), "{e}");
+        let e = parse_flip(Some("2-9"), 5).unwrap_err().to_string();
+        assert!(e.contains("outside lines 1-5"), "{e}");
+    }
 
     #[test]
     fn flip_ranges() {

@@ -175,24 +175,30 @@ fn py_rstrip(s: &str) -> &str {
 /// universal newlines, as sacreBLEU's `TextIOWrapper` reads it).
 fn read_lines(path: &str, encoding: Encoding, universal: bool) -> Result<Vec<String>, Exit> {
     let p = Path::new(path);
-    let bytes = files::read_all(p).map_err(|e| match e {
+    let not_found = |e: crate::CliError| match e {
         crate::CliError::Io { .. } => Exit::one(format!("FileNotFoundError: {e}")),
         other => Exit::one(other.to_string()),
-    })?;
-    let bytes = if path.ends_with(".gz") && !files::is_stdin(p) {
-        // sacreBLEU's smart_open reads *.gz through gzip, every member as Python's gzip does;
-        // the limit applies to the decompressed text, and a byte-order mark inside is dropped
-        // as from any file.
-        let decoder = flate2::read::MultiGzDecoder::new(&bytes[..]);
-        let mut text =
-            files::read_limited(p, decoder).map_err(|e| Exit::one(format!("BadGzipFile: {e}")))?;
-        if text.starts_with(files::BOM) {
-            text.drain(..files::BOM.len());
-        }
-        text
-    } else {
-        bytes
     };
+    // The bytes as they are: EF BB BF is a byte-order mark in UTF-8 only (in latin-1, three
+    // characters), so it is dropped below for UTF-8 alone.
+    let mut bytes = if files::is_stdin(p) {
+        files::read_limited(p, std::io::stdin())
+    } else {
+        std::fs::File::open(p)
+            .map_err(|e| crate::CliError::io(p, e))
+            .and_then(|f| files::read_limited(p, f))
+    }
+    .map_err(not_found)?;
+    if path.ends_with(".gz") && !files::is_stdin(p) {
+        // sacreBLEU's smart_open reads *.gz through gzip, every member as Python's gzip does;
+        // the limit applies to the decompressed text.
+        let decoder = flate2::read::MultiGzDecoder::new(&bytes[..]);
+        bytes =
+            files::read_limited(p, decoder).map_err(|e| Exit::one(format!("BadGzipFile: {e}")))?;
+    }
+    if encoding == Encoding::Utf8 && bytes.starts_with(files::BOM) {
+        bytes.drain(..files::BOM.len());
+    }
     let text = encoding.decode(path, bytes)?;
     let text = if universal {
         text.replace("\r\n", "\n").replace('\r', "\n")

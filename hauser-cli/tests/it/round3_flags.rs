@@ -120,3 +120,41 @@ fn comet_compare_takes_a_sample_ratio_of_zero_or_below_as_comet_does() {
 fn stderr_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+#[test]
+fn sacrebleu_keeps_the_bytes_of_a_utf8_bom_under_latin1() {
+    // Issue 37: `-e latin-1` dropped the bytes EF BB BF at the start of a file, which in
+    // latin-1 are three characters (`ï»¿`), as sacreBLEU reads them.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, bytes: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let bom_ref = w("ref.txt", b"\xEF\xBB\xBFthe cat sat on the mat\n");
+    // The same text as latin-1 decodes it, written in UTF-8.
+    let utf8_ref = w("ref8.txt", "ï»¿the cat sat on the mat\n".as_bytes());
+    let hyp = w("hyp.txt", b"the cat sat on the mat\n");
+    let score = |args: &[&str]| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let latin1 = score(&["sacrebleu", &bom_ref, "-i", &hyp, "-e", "latin-1", "-b"]);
+    let as_text = score(&["sacrebleu", &utf8_ref, "-i", &hyp, "-b"]);
+    assert_eq!(latin1, as_text);
+    assert_ne!(latin1.trim(), "100.0", "the BOM bytes were dropped");
+    // Under UTF-8 (the default) a BOM is still dropped.
+    let utf8 = score(&["sacrebleu", &bom_ref, "-i", &hyp, "-b"]);
+    assert_eq!(utf8.trim(), "100.0");
+    // A gzipped file: the same.
+    let gz = dir.path().join("ref.txt.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, b"\xEF\xBB\xBFthe cat sat on the mat\n").unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let gz = gz.display().to_string();
+    assert_eq!(
+        score(&["sacrebleu", &gz, "-i", &hyp, "-e", "latin-1", "-b"]),
+        as_text
+    );
+}
