@@ -35,6 +35,16 @@ pub fn count(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("expected a whole number of at least 0, got {s:?}"))
 }
 
+/// [`count`] for a 64-bit count (rows to write).
+///
+/// # Errors
+/// The message clap prints (exit 2).
+pub fn count_u64(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("expected a whole number of at least 0, got {s:?}"))
+}
+
 /// Batches of `--batch-size` inputs computed between two writes of a streamed per-line output
 /// (`classify`, `narratives score|choose`): enough for the CPU kernels to run batches in
 /// parallel, few enough that records come out as the run goes. A constant, not the thread

@@ -51,7 +51,7 @@ pub struct LiveArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = flags::layer, requires = "bertscore_model")]
     pub bertscore_layer: Option<isize>,
     /// BERTScore: inputs per forward pass.
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = flags::batch_size, requires = "bertscore_model")]
+    #[arg(long, value_name = "N", default_value_t = 64, allow_negative_numbers = true, value_parser = flags::batch_size, requires = "bertscore_model")]
     pub bertscore_batch_size: usize,
     /// Device and precision of the BERTScore model (used with --bertscore-model only).
     #[command(flatten)]

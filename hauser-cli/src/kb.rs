@@ -96,7 +96,7 @@ pub struct LookupArgs {
     #[arg(long)]
     pub property: Option<String>,
     /// How many properties or vehicles to list.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = flags::count)]
     pub top: usize,
 }
 
@@ -111,7 +111,7 @@ pub struct StatsArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SynthArgs {
     /// Rows to write.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::count_u64)]
     pub triplets: u64,
     /// Random seed.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]

@@ -34,7 +34,7 @@ pub struct MetaEvalArgs {
     #[arg(long, default_value = "metric")]
     pub metric_col: String,
     /// Also report percentile bootstrap 95% intervals from this many segment resamples.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::count)]
     pub bootstrap: usize,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]

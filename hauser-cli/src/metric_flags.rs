@@ -109,8 +109,10 @@ pub struct TextFlags {
     #[arg(long)]
     pub ter_normalized: bool,
     /// sentbleu, selfbleu: NLTK's n-gram weights, comma-separated, any length (default
-    /// 0.25,0.25,0.25,0.25).
-    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    /// 0.25,0.25,0.25,0.25); finite numbers, negative ones included, as NLTK takes them.
+    // One comma list per occurrence (`num_args` 1), so that a list starting with a minus sign
+    // (`-0.5,1`) is taken as the value and the next flag is never taken for a weight.
+    #[arg(long, value_delimiter = ',', num_args = 1, allow_hyphen_values = true, value_parser = crate::flags::finite)]
     pub weights: Option<Vec<f64>>,
     /// sentbleu: NLTK's auto_reweigh (uniform weights over a hypothesis shorter than 4).
     #[arg(long)]

@@ -82,7 +82,7 @@ pub struct ScoreArgs {
     pub no_premise_period: bool,
     /// Most tokens of premise plus option; the premise is cut from the left to fit
     /// (default: the model's context, n_positions; surface-form-competition uses 1024).
-    #[arg(long, value_name = "N", value_parser = parse_max_length)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_max_length)]
     pub max_length: Option<usize>,
     /// Labels.
     #[command(flatten)]
@@ -129,7 +129,7 @@ pub struct ChooseArgs {
 #[derive(Debug, Clone, Copy, Args)]
 pub struct BootstrapArgs {
     /// Bootstrap resamples of the accuracy interval.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = flags::count)]
     pub n_bootstrap: usize,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
@@ -196,10 +196,10 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 42, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
     /// Most new tokens.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = flags::count)]
     pub max_new_tokens: usize,
     /// transformers' no_repeat_ngram_size (0: off).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = flags::count)]
     pub no_repeat_ngram_size: usize,
     /// Output file (default: stdout).
     #[arg(long, short)]

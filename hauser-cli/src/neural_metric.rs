@@ -53,7 +53,7 @@ pub struct NeuralMetricArgs {
     /// MetricX: the release whose input template to build, `24` (`source: S candidate: H
     /// reference: R`, or without --ref `source: S candidate: H`) or `23` (`candidate: H
     /// reference: R`, or for its QE models `candidate: H source: S`).
-    #[arg(long, value_name = "24|23", default_value = "24", value_parser = ["24", "23"])]
+    #[arg(long, value_name = "24|23", default_value = "24", allow_negative_numbers = true, value_parser = ["24", "23"])]
     pub metricx_version: String,
     /// MetricX: the mT5 tokenizer (hub id or directory); default: the model's own
     /// `tokenizer.json` or `spiece.model`, else google/mt5-xl as the repository's README runs it.
@@ -61,7 +61,7 @@ pub struct NeuralMetricArgs {
     pub tokenizer: Option<String>,
     /// MetricX: inputs are cut to this many tokens (predict.py's --max_input_length); default
     /// 1536 for MetricX-24, 1024 for MetricX-23, the lengths the models were trained with.
-    #[arg(long, value_name = "N", value_parser = max_input_length)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = max_input_length)]
     pub max_input_length: Option<usize>,
     /// COMET: score with every source empty (the formality paper's "COMET-w"); for the
     /// unified models (CometKiwi, XCOMET), score without the source.

@@ -50,7 +50,7 @@ pub struct MetaphoricityArgs {
     #[arg(long, value_name = "FILE")]
     pub vectors: PathBuf,
     /// Keep only the first N vectors of the file (gensim's `limit`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::flags::count)]
     pub vocab_limit: Option<usize>,
 }
 

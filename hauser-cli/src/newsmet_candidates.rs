@@ -31,13 +31,13 @@ pub struct CandidatesArgs {
     #[arg(long, value_name = "MODEL")]
     pub detector: Option<String>,
     /// The detector's class index that means metaphorical.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = flags::count)]
     pub metaphorical_class: usize,
     /// Fillers taken from the masked LM.
-    #[arg(long, default_value_t = newsmet::candidates::TOP_K, value_parser = flags::batch_size)]
+    #[arg(long, default_value_t = newsmet::candidates::TOP_K, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub top_k: usize,
     /// Candidates kept per side.
-    #[arg(long, default_value_t = newsmet::candidates::KEEP)]
+    #[arg(long, default_value_t = newsmet::candidates::KEEP, allow_negative_numbers = true, value_parser = flags::count)]
     pub keep: usize,
     /// What is masked: `token` (the focus verb in its token) or `substring` (the authors'
     /// notebook: every case-insensitive occurrence of the verb, inside other words too).

@@ -29,13 +29,15 @@ pub struct ScoreArgs {
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Quality weights for relevance, logical and sentiment consistency ("a,b,c"; fractions allowed).
-    #[arg(long, default_value = "3/6,2/6,1/6")]
+    // A list starting with a minus sign (`-0.5,1,1`) reaches the parser and is refused as out of
+    // range; one value only, so the next flag is never taken for it.
+    #[arg(long, default_value = "3/6,2/6,1/6", allow_hyphen_values = true, value_parser = quality_weights)]
     pub weights: String,
     /// When a quality part did not run: omit quality, or renormalise the weights of the parts that ran.
     #[arg(long, value_enum, default_value = "omit")]
     pub missing_part: MissingPartArg,
     /// Reranker weights for quality, creativity and informativeness ranks ("q:c:i").
-    #[arg(long, default_value = "2:2:1")]
+    #[arg(long, default_value = "2:2:1", allow_hyphen_values = true, value_parser = rerank_weights)]
     pub rerank: String,
     /// Groups scored per batch (neural scorers batch across the groups of one batch).
     #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = flags::batch_size)]
@@ -128,6 +130,20 @@ pub fn build_scorers(args: &ScoreArgs) -> Result<ScorerSet, CliError> {
         )),
     }
     Ok((scorers, unavailable))
+}
+
+/// Checks `--weights` when the command line is parsed (exit 2 naming the flag).
+fn quality_weights(s: &str) -> Result<String, String> {
+    QualityWeights::parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Checks `--rerank` when the command line is parsed (exit 2 naming the flag).
+fn rerank_weights(s: &str) -> Result<String, String> {
+    RankSumReranker::parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// Runs `hauser score`, writing records to the output and messages to `log` (stderr).

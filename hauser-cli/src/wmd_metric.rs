@@ -45,7 +45,7 @@ pub struct WmdArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub binary: BinaryArg,
     /// wmd: read only the first N vectors (gensim's `limit`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::flags::count)]
     pub vocab_limit: Option<usize>,
     /// wmd: use the raw vectors instead of unit-normalised ones (gensim's `norm=False`).
     #[arg(long)]

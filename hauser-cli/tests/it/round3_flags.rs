@@ -6,8 +6,10 @@ use std::path::Path;
 
 use crate::common::*;
 
-/// Every numeric flag of the drop-ins and of `hauser metric` (and `rerank`, which shares its
-/// text flags), given `-1`.
+/// Every numeric flag of every subcommand, given `-1`: the drop-ins, `hauser metric` (and
+/// `rerank`, which shares its text flags) and the others. The layer flags (`--layer`,
+/// `--bertscore-layer`) take negative numbers (counted from the end), and comet-compare's
+/// `--sample_ratio` any finite number: not here.
 const NEGATIVE: &[&[&str]] = &[
     &["bert-score", "-l", "-1"],
     &["bert-score", "--num_layers", "-1"],
@@ -31,6 +33,53 @@ const NEGATIVE: &[&[&str]] = &[
     &["metric", "--sample-ratio", "-1"],
     &["rerank", "--max-ngram-order", "-1"],
     &["rerank", "--chrf-char-order", "-1"],
+    // The other subcommands (issue 37's second list: these got "unexpected argument").
+    &["kb", "lookup", "--top", "-1"],
+    &["kb", "synth", "--triplets", "-1"],
+    &["meta-eval", "--bootstrap", "-1"],
+    &["narratives", "accuracy", "--n-bootstrap", "-1"],
+    &["narratives", "generate", "--max-new-tokens", "-1"],
+    &["narratives", "generate", "--no-repeat-ngram-size", "-1"],
+    &["narratives", "score", "--max-length", "-1"],
+    &["newsmet", "metaphoricity", "--vocab-limit", "-1"],
+    &["newsmet", "candidates", "--metaphorical-class", "-1"],
+    &["newsmet", "candidates", "--keep", "-1"],
+    &["newsmet", "candidates", "--top-k", "-1"],
+    &["metric", "--vocab-limit", "-1"],
+    &["metric", "--max-input-length", "-1"],
+    &["metric", "--metricx-version", "-1"],
+    &["rerank", "--max-input-length", "-1"],
+    &["rerank", "--metricx-version", "-1"],
+    &["formality", "reproduce", "--bertscore-batch-size", "-1"],
+    // score's weights are comma or colon lists (`allow_hyphen_values`, one value).
+    &["score", "--weights", "-1"],
+    &["score", "--rerank", "-1"],
+    // Every other numeric flag (these already reached their parsers; kept so that none
+    // regresses).
+    &["score", "--chunk", "-1"],
+    &["score", "--nli-batch-size", "-1"],
+    &["embed", "--batch-size", "-1"],
+    &["kb", "synth", "--seed", "-1"],
+    &["meta-eval", "--seed", "-1"],
+    &["metric", "--smooth-value", "-1"],
+    &["metric", "--chrf-beta", "-1"],
+    &["metric", "--batch-size", "-1"],
+    &["rerank", "--smooth-value", "-1"],
+    &["rerank", "--chrf-word-order", "-1"],
+    &["rerank", "--chrf-beta", "-1"],
+    &["rerank", "--batch-size", "-1"],
+    &["narratives", "score", "--batch-size", "-1"],
+    &["narratives", "choose", "--batch-size", "-1"],
+    &["narratives", "accuracy", "--seed", "-1"],
+    &["narratives", "accuracy", "--confidence", "-1"],
+    &["narratives", "generate", "--top-k", "-1"],
+    &["narratives", "generate", "--temperature", "-1"],
+    &["narratives", "generate", "--seed", "-1"],
+    &["narratives", "generate", "--batch-size", "-1"],
+    &["narratives", "eval-gen", "--batch-size", "-1"],
+    &["newsmet", "diversity", "--threshold", "-1"],
+    &["newsmet", "candidates", "--batch-size", "-1"],
+    &["classify", "--batch-size", "-1"],
 ];
 
 #[test]
@@ -41,7 +90,7 @@ fn negative_numbers_reach_every_numeric_flag_and_get_a_range_error() {
         let out = run(args);
         let err = stderr(&out);
         // A short flag is named by its long name.
-        let flag = match args[1] {
+        let flag = match args[args.len() - 2] {
             "-l" => "--num_layers",
             "-b" => "--batch_size",
             f => f,
@@ -56,6 +105,85 @@ fn negative_numbers_reach_every_numeric_flag_and_get_a_range_error() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn weight_lists_starting_with_a_minus_sign_reach_their_parsers() {
+    // Issue 37: `--weights -0.5,1` got clap's "unexpected argument" (a comma list is not a
+    // number for `allow_negative_numbers`).
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let hyp = w("hyp.txt", "the cat sat on a mat\n");
+    let reference = w("ref.txt", "the cat sat on the mat\n");
+    // NLTK's sentence_bleu computes with negative weights: the list is taken, the same as
+    // `--weights=-0.5,1`, and the flags after it are still flags.
+    let sentbleu = |args: &[&str]| {
+        let mut all = vec!["metric", "sentbleu"];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let joined = sentbleu(&["--hyp", &hyp, "--ref", &reference, "--weights=-0.5,1"]);
+    assert!(joined.contains("weights:-0.5,1"), "{joined}");
+    assert_eq!(
+        sentbleu(&["--hyp", &hyp, "--ref", &reference, "--weights", "-0.5,1"]),
+        joined
+    );
+    assert_eq!(
+        sentbleu(&["--weights", "-0.5,1", "--hyp", &hyp, "--ref", &reference]),
+        joined
+    );
+    // A weight that is not finite is refused by the flag's parser, naming it.
+    for args in [
+        &["metric", "sentbleu", "--weights", "-inf,1", "--hyp", &hyp][..],
+        &["rerank", "--weights", "-nan,1", "--metric", "sentbleu"][..],
+    ] {
+        let out = run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("for '--weights <WEIGHTS>'"), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+    // score's quality weights and reranker weights: negative weights are out of range, refused
+    // when the command line is parsed with the parser's message; the next flag is a flag.
+    for (flag, value, message) in [
+        ("--weights", "-0.5,1,1", "non-negative"),
+        ("--rerank", "-1:2:1", "non-negative"),
+        ("--weights", "-1", "three comma-separated weights"),
+    ] {
+        let out = run_stdin(&["score", flag, value, "--input", "-", "--no-extract"], "");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(
+            err.contains(&format!("invalid value '{value}' for '{flag} ")),
+            "{flag} {value}: {err}"
+        );
+        assert!(err.contains(message), "{flag} {value}: {err}");
+    }
+    // A flag given no value is still refused naming it (its value would be the next flag).
+    let out = run_stdin(&["score", "--input", "-", "--weights", "--no-extract"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--weights"), "{}", stderr(&out));
+    // Valid lists are taken as before.
+    let out = run_stdin(
+        &[
+            "score",
+            "--weights",
+            "1,1,1",
+            "--rerank",
+            "1:1:1",
+            "--input",
+            "-",
+            "--no-extract",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 fn comet_dir() -> String {
