@@ -57,7 +57,8 @@ pub struct MetricArgs {
     /// references). `-` for stdin.
     #[arg(long, value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// One score per hypothesis (0-1 scale) instead of the corpus score.
+    /// One score per hypothesis instead of the corpus score, on the 0-1 scale (sacreBLEU's
+    /// divided by 100; TER, an edit rate, has no upper bound).
     #[arg(long)]
     pub sentence: bool,
     /// Output: `plain` (the corpus JSON line with score and signature, or one number per

@@ -286,3 +286,57 @@ fn sacrebleu_keeps_the_bytes_of_a_utf8_bom_under_latin1() {
         as_text
     );
 }
+
+#[test]
+fn sentence_ter_is_sacrebleus_divided_by_100_and_exceeds_1() {
+    // Issue 37: the docs said `--sentence` prints 0-1 scores, but TER is an edit rate with no
+    // upper bound: 11 edits against a reference of 2 words are 550 for sacreBLEU, 5.5 here.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let reference = w("ref.txt", "a cat\n");
+    let hyp = w(
+        "hyp.txt",
+        "the big black dog ran over the hill and far away\n",
+    );
+    let out = run(&[
+        "metric",
+        "ter",
+        "--sentence",
+        "--hyp",
+        &hyp,
+        "--ref",
+        &reference,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let score: f64 = String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(score > 1.0, "{score}");
+    assert!((score - 5.5).abs() < 1e-12, "{score}");
+    let out = run(&["metric", "ter", "--hyp", &hyp, "--ref", &reference]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("\"score\":550.0"));
+    // The docs and the help no longer promise 0-1 without saying TER has no upper bound.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for doc in ["README.md", "docs/DESIGN.md", "docs/NEURAL-METRICS.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        assert!(
+            !text.contains("prints one 0-1 score")
+                && !text.contains("sentence scores (always 0-1)"),
+            "{doc}"
+        );
+        assert!(text.contains("TER"), "{doc}");
+    }
+    let help = String::from_utf8(run(&["metric", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("TER, an edit rate, has no upper bound"),
+        "{help}"
+    );
+}
