@@ -103,6 +103,26 @@ pub enum NliError {
         /// What went wrong.
         message: String,
     },
+    /// The tokenizer and the input embedding matrix disagree: the tokenizer can emit an id
+    /// the matrix has no row for (an added token beyond the rows), or, for T5-family models,
+    /// it holds far fewer ids than the matrix has rows (a vocabulary file cut short, or the
+    /// tokenizer of another model).
+    #[error("model {model}: tokenizer {tokenizer} emits ids 0..{ids} (highest {highest}) but the input embedding matrix of {weights} has {rows} rows: {problem}", highest = .ids.saturating_sub(1))]
+    Vocabulary {
+        /// Model id or directory.
+        model: String,
+        /// The tokenizer file.
+        tokenizer: PathBuf,
+        /// One more than the highest id the tokenizer can emit (special and added tokens
+        /// included).
+        ids: usize,
+        /// The weights file.
+        weights: PathBuf,
+        /// The rows of the input embedding matrix.
+        rows: usize,
+        /// Which rule fails.
+        problem: String,
+    },
     /// A label was not found in the model's label map.
     #[error("model {model}: no label {label:?} in id2label {known:?} (use a label override for LABEL_0-style maps)")]
     Label {

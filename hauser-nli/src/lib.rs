@@ -118,6 +118,7 @@ mod source;
 mod spm;
 mod t5;
 mod tokenize;
+mod vocab;
 mod weights;
 
 pub use arch::ENCODER_ARCHITECTURES;

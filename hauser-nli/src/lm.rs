@@ -137,6 +137,14 @@ impl CausalLm {
         let max_len = cfg.positions;
         let text =
             TextEncoder::load_with(source, &config.model_type, gpt2::SPEC.bpe_specials, max_len)?;
+        // `wte` was read as `[vocab_size, n_embd]`, so `cfg.vocab` is its row count.
+        crate::vocab::check(
+            &source.name(),
+            &text,
+            cfg.vocab,
+            &weights,
+            crate::vocab::Spare::Any,
+        )?;
         Ok(Self {
             source: source.clone(),
             text,

@@ -138,6 +138,15 @@ impl TransformerModel {
         let mut text =
             TextEncoder::load_with(source, &config.model_type, spec.bpe_specials, max_len)?;
         text.adopt_reference_truncation(&config.model_type);
+        // The word embeddings were read as `[vocab_size, width]` (candle checks the shape), so
+        // `vocab_size` is their row count.
+        crate::vocab::check(
+            &name,
+            &text,
+            config.vocab_size,
+            &weights,
+            crate::vocab::Spare::Any,
+        )?;
         Ok((
             Self {
                 source: source.clone(),

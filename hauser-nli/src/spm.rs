@@ -90,13 +90,32 @@ pub(crate) struct SpmModel {
     pub(crate) unk: String,
 }
 
-/// Reads a SentencePiece model file's bytes (the message says what is wrong; the caller names
-/// the file).
-pub(crate) fn load(bytes: &[u8]) -> Result<SpmModel, String> {
+/// Decodes a model file, refusing one that was cut short. SentencePiece's trainer writes the
+/// pieces (field 1), then `trainer_spec` (2) and `normalizer_spec` (3): a file cut at a
+/// record boundary among the pieces or before the normaliser still decodes, as protocol
+/// buffers have no end marker, and `sentencepiece` would load it with fewer pieces and no
+/// normalisation, silently tokenising differently. Every trained model has a
+/// `normalizer_spec` (even the identity one is written with its name), so its absence is
+/// taken as the cut it is.
+fn decode(bytes: &[u8]) -> Result<ModelProto, String> {
     let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
     if m.pieces.is_empty() {
         return Err("a SentencePiece model with no pieces".into());
     }
+    if m.normalizer_spec.is_none() {
+        return Err(format!(
+            "the file ends after {} pieces{} without the normalizer_spec SentencePiece writes into every model: it looks cut short (a partial download or copy?)",
+            m.pieces.len(),
+            if m.trainer_spec.is_some() { " and the trainer_spec" } else { "" }
+        ));
+    }
+    Ok(m)
+}
+
+/// Reads a SentencePiece model file's bytes (the message says what is wrong; the caller names
+/// the file).
+pub(crate) fn load(bytes: &[u8]) -> Result<SpmModel, String> {
+    let m = decode(bytes)?;
     let trainer = m.trainer_spec.unwrap_or_default();
     match trainer.model_type() {
         1 => {}
@@ -218,10 +237,7 @@ pub(crate) fn load_t5(
     extra_ids: usize,
     prepend: PrependScheme,
 ) -> Result<T5Spm, String> {
-    let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
-    if m.pieces.is_empty() {
-        return Err("a SentencePiece model with no pieces".into());
-    }
+    let m = decode(bytes)?;
     let trainer = m.trainer_spec.unwrap_or_default();
     if trainer.model_type() != 1 {
         return Err(format!(
@@ -329,10 +345,7 @@ const FAIRSEQ_HEAD: [&str; 4] = ["<s>", "<pad>", "</s>", "<unk>"];
 /// A non-unigram model is refused: the converter would build a BPE model from it, which this
 /// reader does not.
 pub(crate) fn load_xlmr(bytes: &[u8]) -> Result<XlmrSpm, String> {
-    let m = ModelProto::decode(bytes).map_err(|e| format!("not a SentencePiece model: {e}"))?;
-    if m.pieces.is_empty() {
-        return Err("a SentencePiece model with no pieces".into());
-    }
+    let m = decode(bytes)?;
     let trainer = m.trainer_spec.unwrap_or_default();
     match trainer.model_type() {
         1 => {}

@@ -37,6 +37,9 @@ pub struct TextEncoder {
     /// How a pair too long for the model is cut: `tokenizers`' longest-first (the fast
     /// tokenizers') or transformers' Python one (the slow tokenizers').
     python_pairs: bool,
+    /// The file read (`vocab.json` for a BPE pair), named when the vocabulary does not fit the
+    /// model's embeddings.
+    path: std::path::PathBuf,
 }
 
 impl TextEncoder {
@@ -79,12 +82,12 @@ impl TextEncoder {
             model: model.clone(),
             message,
         };
-        let (tokenizer, origin) = if let Some(p) = source.optional("tokenizer.json")? {
+        let (tokenizer, origin, path) = if let Some(p) = source.optional("tokenizer.json")? {
             let t = Tokenizer::from_file(&p).map_err(|e| err(format!("{}: {e}", p.display())))?;
-            (t, "tokenizer.json")
+            (t, "tokenizer.json", p)
         } else if let Some(p) = xlmr_spm(source, model_type)? {
             // Before vocab.txt and the rest: XLMRobertaTokenizerFast reads no other file.
-            (xlmr_tokenizer(source, &p).map_err(err)?, XLMR_SPM)
+            (xlmr_tokenizer(source, &p).map_err(err)?, XLMR_SPM, p)
         } else if let Some(vocab) = source.optional("vocab.txt")? {
             let lower = lowercase_flag(source)?.unwrap_or(true);
             let wp = WordPiece::from_file(&vocab.to_string_lossy())
@@ -96,9 +99,9 @@ impl TextEncoder {
                 .map_err(|e| err(e.to_string()))?;
             t.with_pre_tokenizer(Some(BertPreTokenizer));
             bert_template(&mut t, "vocab.txt").map_err(err)?;
-            (t, "vocab.txt")
+            (t, "vocab.txt", vocab)
         } else if let Some(p) = source.optional("spm.model")? {
-            (spm_tokenizer(source, &p).map_err(err)?, "spm.model")
+            (spm_tokenizer(source, &p).map_err(err)?, "spm.model", p)
         } else {
             // Here only when the model is not XLM-R's (else the file would have been read).
             if let Some(p) = source.optional(XLMR_SPM)? {
@@ -128,7 +131,7 @@ impl TextEncoder {
                 BpeSpecials::Bert => bert_template(&mut t, "vocab.json").map_err(err)?,
                 BpeSpecials::None => {}
             }
-            (t, "vocab.json+merges.txt")
+            (t, "vocab.json+merges.txt", vocab)
         };
         let mut tokenizer = tokenizer;
         tokenizer.with_padding(None);
@@ -141,6 +144,7 @@ impl TextEncoder {
             max_len,
             origin: origin.to_string(),
             python_pairs: false,
+            path,
         })
     }
 
@@ -179,6 +183,7 @@ impl TextEncoder {
             max_len,
             origin: origin.to_string(),
             python_pairs: false,
+            path,
         })
     }
 
@@ -187,6 +192,11 @@ impl TextEncoder {
     /// leaves the odd token to the first text where `tokenizers` leaves it to the second.
     pub(crate) fn adopt_reference_truncation(&mut self, model_type: &str) {
         self.python_pairs = model_type == "bleurt" && self.origin == "spm.model";
+    }
+
+    /// The tokenizer file read (`vocab.json` for a `vocab.json` + `merges.txt` pair).
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
     }
 
     /// The maximum number of tokens per input, special tokens included.

@@ -201,3 +201,69 @@ fn metricx_refusals_exit_2_naming_the_flag() {
         assert!(stderr(&out).contains(flag), "{flag}: {}", stderr(&out));
     }
 }
+
+/// Issue 37, item 9a: the scores of one file are the same f64 at every `--batch-size` and
+/// thread count (they moved by up to 8e-6 when a batch of one sequence took gemm's
+/// matrix-vector path in the decoder and larger batches its blocked kernel).
+#[test]
+fn metricx_scores_do_not_move_with_batch_size_or_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let words = [
+        "the", "dog", "barks", "at", "night", "über", "café", "猫", "quickly", "and",
+    ];
+    // Twenty lines of 1 to 39 words, in no order of length.
+    let line = |i: usize, salt: usize| {
+        let n = 1 + (i * 7 + salt) % 39;
+        (0..n)
+            .map(|j| words[(i + j * salt) % words.len()])
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let src = write(dir.path(), "src.txt", (0..20).map(|i| line(i, 3)));
+    let hyp = write(dir.path(), "hyp.txt", (0..20).map(|i| line(i, 5)));
+    let rf = write(dir.path(), "ref.txt", (0..20).map(|i| line(i, 11)));
+    for form in ["metricx", "metricx-relu"] {
+        let model = tiny(form);
+        let mut first: Option<(String, Vec<f64>)> = None;
+        for (batch, threads) in [("1", "1"), ("3", "2"), ("7", "1"), ("64", "2"), ("3", "1")] {
+            let out = hauser()
+                .env("RAYON_NUM_THREADS", threads)
+                .args([
+                    "metric",
+                    "metricx",
+                    "--model",
+                    s(&model),
+                    "--src",
+                    &src,
+                    "--hyp",
+                    &hyp,
+                    "--ref",
+                    &rf,
+                    "--max-input-length",
+                    "64",
+                    "--batch-size",
+                    batch,
+                    "--sentence",
+                    "--format",
+                    "jsonl",
+                ])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{form} {batch}: {}", stderr(&out));
+            let scores: Vec<f64> = json_lines(&out)
+                .iter()
+                .map(|v| v["score"].as_f64().unwrap())
+                .collect();
+            assert_eq!(scores.len(), 20);
+            let at = format!("--batch-size {batch} RAYON_NUM_THREADS={threads}");
+            match &first {
+                None => first = Some((at, scores)),
+                Some((at0, s0)) => {
+                    for (i, (a, b)) in s0.iter().zip(&scores).enumerate() {
+                        assert!(a == b, "{form} line {i}: {a} at {at0}, {b} at {at}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -191,7 +191,7 @@ impl PackedT5 {
             &mut buf.inter[..total * self.ff_width()],
         );
         rms_norm_into(x, mid, &l.attn.norm, self.eps);
-        matmul(
+        rows_matmul(
             qkv,
             3 * inner,
             View::dense(mid, total, d),
@@ -219,7 +219,7 @@ impl PackedT5 {
             ctx,
             &mut buf.scores,
         )?;
-        matmul(
+        rows_matmul(
             x,
             d,
             View::dense(ctx, total, inner),
@@ -242,7 +242,7 @@ impl PackedT5 {
         let rows = x.len() / d;
         let (f, w) = (self.d_ff, self.ff_width());
         rms_norm_into(x, mid, &ff.norm, self.eps);
-        matmul(
+        rows_matmul(
             wide,
             w,
             View::dense(mid, rows, d),
@@ -263,7 +263,7 @@ impl PackedT5 {
             row_stride: w,
             col_stride: 1,
         };
-        matmul(x, d, hidden, View::dense(&ff.wo, f, d), 1.0, true)
+        rows_matmul(x, d, hidden, View::dense(&ff.wo, f, d), 1.0, true)
     }
 
     /// The decoder's first step for every sequence (lengths `lens`) over `memory`, the
@@ -289,7 +289,7 @@ impl PackedT5 {
             // exactly 1 (NaN when the score is not finite, as the padded path gives), so the
             // context is the value itself.
             rms_norm_into(&y, &mut h, &l.attn.norm, self.eps);
-            matmul(
+            rows_matmul(
                 &mut proj,
                 3 * inner,
                 View::dense(&h, b, d),
@@ -313,7 +313,7 @@ impl PackedT5 {
                         .for_each(|(o, v)| *o = p * v);
                 }
             }
-            matmul(
+            rows_matmul(
                 &mut y,
                 d,
                 View::dense(&ctx, b, inner),
@@ -324,7 +324,7 @@ impl PackedT5 {
             // Cross-attention: one query per sequence over its own encoder rows.
             rms_norm_into(&y, &mut h, &l.cross.norm, self.eps);
             let q = &mut proj[..b * inner];
-            matmul(
+            rows_matmul(
                 q,
                 inner,
                 View::dense(&h, b, d),
@@ -333,7 +333,7 @@ impl PackedT5 {
                 false,
             )?;
             let kv = &mut kv[..total * 2 * inner];
-            matmul(
+            rows_matmul(
                 kv,
                 2 * inner,
                 View::dense(memory, total, d),
@@ -380,7 +380,7 @@ impl PackedT5 {
                 }
                 r0 += len;
             }
-            matmul(
+            rows_matmul(
                 &mut y,
                 d,
                 View::dense(&ctx, b, inner),
@@ -403,14 +403,58 @@ impl PackedT5 {
             row_stride: 1,
             col_stride: d,
         };
-        matmul(
-            &mut logits,
-            rows,
-            View::dense(&h, b, d),
-            head,
-            self.head_scale,
-            false,
-        )?;
+        // One sequence at a time: with this transposed head gemm picks its path by the
+        // product's size (a horizontal kernel up to 256 outputs, else matrix-vector), so a
+        // product over the whole batch would sum differently past 256 sequences.
+        for (out, row) in logits.chunks_exact_mut(rows).zip(h.chunks_exact(d)) {
+            matmul(
+                out,
+                rows,
+                View::dense(row, 1, d),
+                head,
+                self.head_scale,
+                false,
+            )?;
+        }
         Ok(logits.chunks(rows).map(<[f32]>::to_vec).collect())
     }
+}
+
+/// [`matmul`] over the rows of a batch (`lhs` has one row per token or per sequence), giving
+/// every row the same bits whatever the number of rows, so that scores do not move with the
+/// batch size (issue 37, item 9a). gemm 0.19 sums a one-row product on its matrix-vector path
+/// in another order than its blocked kernel, which gives each row the same bits at any row
+/// count (its depth blocking depends on the depth and the cache, not on the rows, when the
+/// product is wider than 64 columns or no deeper than 512, as every T5 projection is); a
+/// single row is therefore run as two copies of itself.
+fn rows_matmul(
+    dst: &mut [f32],
+    dst_stride: usize,
+    lhs: View<'_>,
+    rhs: View<'_>,
+    scale: f32,
+    accumulate: bool,
+) -> Result<(), GemmError> {
+    if lhs.rows != 1 {
+        return matmul(dst, dst_stride, lhs, rhs, scale, accumulate);
+    }
+    let (k, n) = (lhs.cols, rhs.cols);
+    let row: Vec<f32> = (0..k)
+        .map(|c| lhs.data.get(c * lhs.col_stride).copied())
+        .collect::<Option<_>>()
+        .ok_or(GemmError::OutOfBounds("left operand"))?;
+    let out = dst
+        .get_mut(..n)
+        .ok_or(GemmError::OutOfBounds("destination"))?;
+    let mut two = out.repeat(2);
+    matmul(
+        &mut two,
+        n,
+        View::dense(&row.repeat(2), 2, k),
+        rhs,
+        scale,
+        accumulate,
+    )?;
+    out.copy_from_slice(&two[..n]);
+    Ok(())
 }

@@ -226,6 +226,16 @@ impl MetricxModel {
             path: path.clone(),
             message: e.to_string(),
         })?;
+        // `shared` was read as `[vocab_size, d_model]`, so `vocab_size` is its row count; T5's
+        // rows are the vocabulary padded to a multiple of 128, so many more rows than ids mean
+        // a tokenizer file cut short (or another model's).
+        crate::vocab::check(
+            &name,
+            &text,
+            config.vocab_size,
+            &path,
+            crate::vocab::Spare::Padding,
+        )?;
         ledger.check(&name, &path, "MetricX (mT5) model", "", &[])?;
         Ok(Self {
             source: source.clone(),

@@ -23,4 +23,5 @@ mod packed_t5;
 mod parity;
 mod scorers;
 mod strict_loading;
+mod vocab_rows;
 mod xlmr_spm;
