@@ -37,8 +37,6 @@ mod rerank;
 mod resources;
 /// Issue 37: negative numbers and comet-compare's --sample_ratio.
 mod round3_flags;
-/// Issue 37: negative numbers and comet-compare's --sample_ratio.
-mod round3_flags;
 /// Issue 37: the files of a run, the drop-ins' outputs, signals.
 mod round3_files;
 mod sacrebleu_cli;
