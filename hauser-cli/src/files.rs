@@ -26,7 +26,7 @@ use hauser_core::limits;
 
 use crate::error::CliError;
 pub use crate::out_file::OutputFile;
-pub use crate::run_files::{Checked, RunFiles};
+pub use crate::run_files::{check_single_stdin, is_stdin, Checked, RunFiles};
 
 /// The UTF-8 encoding of U+FEFF, written at the start of files by some Windows editors.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -37,11 +37,6 @@ pub const DEFAULT_MAX_INPUT_BYTES: u64 = 4 << 30;
 /// Environment variable replacing [`DEFAULT_MAX_INPUT_BYTES`]: bytes, or a number with a `K`,
 /// `M`, `G` or `T` suffix, as `HAUSER_MAX_MEMORY` ([`hauser_core::limits::parse_size`]).
 pub const MAX_INPUT_ENV: &str = "HAUSER_MAX_INPUT_BYTES";
-
-/// Whether `path` names standard input (`-`).
-pub fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
 
 /// The limit on one input read whole into memory, and on one line of a streamed input:
 /// `HAUSER_MAX_INPUT_BYTES` when set, else [`DEFAULT_MAX_INPUT_BYTES`], and never more than the
@@ -77,26 +72,6 @@ pub fn check_settings() -> Result<(), CliError> {
 /// Why `--vectors` cannot be standard input, in the refusal: one reason for every command.
 pub const VECTORS_FROM_A_FILE: &str =
     "word vectors are read from a file (their format is detected before they are loaded, and a stream cannot be read twice)";
-
-/// Refuses a run where more than one input flag names standard input: they would compete for
-/// the same bytes. `inputs` pairs each flag with its value.
-///
-/// # Errors
-/// [`CliError::Usage`] naming the flags.
-pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<(), CliError> {
-    let flags: Vec<&str> = inputs
-        .iter()
-        .filter(|(_, p)| is_stdin(p))
-        .map(|(f, _)| *f)
-        .collect();
-    if flags.len() > 1 {
-        return Err(CliError::Usage(format!(
-            "only one input may be standard input (`-`), got it for {}",
-            flags.join(" and ")
-        )));
-    }
-    Ok(())
-}
 
 /// Reads up to three bytes and drops them when they are a byte-order mark; the bytes read are
 /// put back in front otherwise. A short read is retried, so a BOM split across pipe writes is

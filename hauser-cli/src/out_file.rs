@@ -15,8 +15,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
-use crate::files::is_stdin;
-use crate::run_files::{parent_dir, Checked, Target};
+use crate::run_files::{is_stdin, parent_dir, standard_stream, Checked, Target};
 
 enum Sink {
     Stdout(BufWriter<std::io::StdoutLock<'static>>),
@@ -61,29 +60,6 @@ impl std::fmt::Debug for OutputFile {
             .field("path", &self.shown)
             .finish_non_exhaustive()
     }
-}
-
-/// The standard stream a path names, when it names one: 1 for standard output, 2 for standard
-/// error, whether given as such (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`) or through a
-/// chain of symbolic links that reaches one of those names. Writing to the stream itself keeps
-/// its mode (a `>>` redirection appends) and never replaces the file or pipe behind it: a link
-/// to `/proc/self/fd/1` must not be followed to the file it stands for and replaced there.
-pub(crate) fn standard_stream(path: &Path) -> Option<u8> {
-    let mut p = path.to_path_buf();
-    // The system's own limit on link chains (Linux's MAXSYMLINKS).
-    for _ in 0..40 {
-        match p.to_str() {
-            Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") => return Some(1),
-            Some("/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") => return Some(2),
-            _ => {}
-        }
-        match std::fs::read_link(&p) {
-            Ok(t) if t.is_absolute() => p = t,
-            Ok(t) => p = parent_dir(&p).join(t),
-            Err(_) => return None,
-        }
-    }
-    None
 }
 
 impl OutputFile {

@@ -21,7 +21,54 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::error::CliError;
-use crate::files::is_stdin;
+
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Refuses a run where more than one input flag names standard input: they would compete for
+/// the same bytes. `inputs` pairs each flag with its value.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flags.
+pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<(), CliError> {
+    let flags: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, p)| is_stdin(p))
+        .map(|(f, _)| *f)
+        .collect();
+    if flags.len() > 1 {
+        return Err(CliError::Usage(format!(
+            "only one input may be standard input (`-`), got it for {}",
+            flags.join(" and ")
+        )));
+    }
+    Ok(())
+}
+
+/// The standard stream a path names, when it names one: 1 for standard output, 2 for standard
+/// error, whether given as such (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`) or through a
+/// chain of symbolic links that reaches one of those names. Writing to the stream itself keeps
+/// its mode (a `>>` redirection appends) and never replaces the file or pipe behind it: a link
+/// to `/proc/self/fd/1` must not be followed to the file it stands for and replaced there.
+pub(crate) fn standard_stream(path: &Path) -> Option<u8> {
+    let mut p = path.to_path_buf();
+    // The system's own limit on link chains (Linux's MAXSYMLINKS).
+    for _ in 0..40 {
+        match p.to_str() {
+            Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") => return Some(1),
+            Some("/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") => return Some(2),
+            _ => {}
+        }
+        match std::fs::read_link(&p) {
+            Ok(t) if t.is_absolute() => p = t,
+            Ok(t) => p = parent_dir(&p).join(t),
+            Err(_) => return None,
+        }
+    }
+    None
+}
 
 /// What an input flag names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,7 +228,7 @@ impl RunFiles {
             .iter()
             .map(|i| (i.flag.as_str(), i.path.as_path()))
             .collect();
-        crate::files::check_single_stdin(&flagged)?;
+        check_single_stdin(&flagged)?;
         for (flag, dir) in &self.plot_dirs {
             check_plot_dir(flag, dir)?;
         }
@@ -195,7 +242,7 @@ impl RunFiles {
         for output in &checked.outputs {
             // A standard stream, named or through links: written as the stream, never
             // replaced; standard output is compared with the inputs below, standard error here.
-            match crate::out_file::standard_stream(&output.path) {
+            match standard_stream(&output.path) {
                 Some(1) => continue,
                 Some(fd) => {
                     checked.refuse_std(fd, &output.path)?;

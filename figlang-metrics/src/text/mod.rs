@@ -43,6 +43,7 @@ pub mod tokenize;
 pub mod treebank_legacy;
 pub mod wordnet;
 mod wordnet_check;
+mod wordnet_lemma;
 pub mod wordnet_sim;
 
 pub use error::MetricError;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::MetricError;
 use super::wordnet_check;
+use super::wordnet_lemma::strip_syntactic_marker;
 
 /// Where Debian's `wordnet-base` installs the database.
 pub const DEFAULT_WORDNET_DIR: &str = "/usr/share/wordnet";
@@ -340,17 +341,4 @@ impl WordNet {
         }
         out
     }
-}
-
-/// NLTK: `(.*?)(\([^()]*\))?$` keeps the name without a trailing `(a)`, `(p)`, `(ip)` marker.
-pub(super) fn strip_syntactic_marker(name: &str) -> &str {
-    if let Some(open) = name.rfind('(') {
-        let tail = &name[open + 1..];
-        if let Some(inner) = tail.strip_suffix(')') {
-            if !inner.contains(['(', ')']) {
-                return &name[..open];
-            }
-        }
-    }
-    name
 }

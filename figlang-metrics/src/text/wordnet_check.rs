@@ -137,7 +137,7 @@ fn parse_synset(
         if u8::from_str_radix(lex_id, 16).is_err() {
             return Err(format!("lex_id {lex_id:?} of {word:?} is not hexadecimal"));
         }
-        words.push(super::wordnet::strip_syntactic_marker(word).to_lowercase());
+        words.push(super::wordnet_lemma::strip_syntactic_marker(word).to_lowercase());
     }
     let p_cnt = next("pointer count")?;
     let p_cnt: usize = p_cnt

@@ -15,7 +15,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::wordnet::{strip_syntactic_marker, WordNet};
+use super::wordnet::WordNet;
+use super::wordnet_lemma::strip_syntactic_marker;
 
 /// NLTK's part-of-speech letters in `POS_LIST` order (satellite adjectives `s` live in the
 /// adjective files).

@@ -29,16 +29,18 @@ mod metric_significance;
 mod metric_wmd;
 mod model_limits;
 mod models;
+/// Issue 38: no import circles between a crate's modules.
+mod module_graph;
 mod narratives;
 mod newsmet;
 mod outputs;
 mod records;
 mod rerank;
 mod resources;
-/// Issue 37: negative numbers and comet-compare's --sample_ratio.
-mod round3_flags;
 /// Issue 37: the files of a run, the drop-ins' outputs, signals.
 mod round3_files;
+/// Issue 37: negative numbers and comet-compare's --sample_ratio.
+mod round3_flags;
 mod sacrebleu_cli;
 /// Reproductions on `../shared/data` (`#[ignore]`d: `tools/test.sh` runs them when it is there).
 mod shared_data {

@@ -3,8 +3,8 @@
 //! its projection back to the raw stream.
 
 use super::attention::attention;
-use super::encoder::PackedLayer;
 use super::gemm::{matmul, GemmError, View};
+use super::layer::PackedLayer;
 use super::math::{add_rows, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, Buffers};
 

@@ -2,8 +2,8 @@
 //! log-probabilities of unpadded sequences laid end to end, as the encoder path does.
 
 use super::block::{pre_norm_block, BiasOrder, BlockShape};
-use super::encoder::PackedLayer;
 use super::gemm::{matmul, GemmError, View};
+use super::layer::PackedLayer;
 use super::math::{layer_norm, log_sum_exp_rows, Act};
 use super::scratch::{with_scratch, Buffers};
 use super::{check_finite, PackedError};

@@ -10,27 +10,10 @@
 use super::attention::attention;
 use super::block::{pre_norm_block, BiasOrder, BlockShape};
 use super::gemm::{matmul, GemmError, View};
+use super::layer::PackedLayer;
 use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
 use super::scratch::{fill_rows, with_scratch, Buffers};
 use super::{check_finite, PackedError};
-
-/// One transformer layer's weights, projections stored input-major (`[in, out]`).
-#[derive(Debug, Clone)]
-pub(crate) struct PackedLayer {
-    /// Query, key and value projections side by side: `[hidden, 3 * hidden]`.
-    pub qkv_w: Vec<f32>,
-    pub qkv_b: Vec<f32>,
-    pub out_w: Vec<f32>,
-    pub out_b: Vec<f32>,
-    pub ln1_g: Vec<f32>,
-    pub ln1_b: Vec<f32>,
-    pub inter_w: Vec<f32>,
-    pub inter_b: Vec<f32>,
-    pub ffn_w: Vec<f32>,
-    pub ffn_b: Vec<f32>,
-    pub ln2_g: Vec<f32>,
-    pub ln2_b: Vec<f32>,
-}
 
 /// A layer norm's scale, shift and epsilon.
 #[derive(Debug, Clone)]

@@ -16,13 +16,15 @@ mod block;
 mod causal;
 mod encoder;
 mod gemm;
+mod layer;
 mod math;
 mod pack;
 mod scratch;
 mod t5;
 
 pub(crate) use causal::{split_counts, PackedCausalLm};
-pub(crate) use encoder::{PackedEncoder, PackedLayer, SeqRef};
+pub(crate) use encoder::{PackedEncoder, SeqRef};
+pub(crate) use layer::PackedLayer;
 pub(crate) use pack::{
     input_major_values, linear_parts, norm_parts, pack, pack_layer, packed_act, values,
     EncoderModules, LayerModules,

@@ -4,7 +4,8 @@
 use candle_core::{DType, Result, Tensor};
 use candle_nn::{Activation, Embedding, LayerNorm, Linear};
 
-use super::encoder::{Norm, PackedEncoder, PackedLayer, Placement};
+use super::encoder::{Norm, PackedEncoder, Placement};
+use super::layer::PackedLayer;
 use super::math::Act;
 
 /// One layer's modules by role (BERT's naming; `arch::bert::LayerNames` maps other
