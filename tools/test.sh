@@ -4,7 +4,8 @@
 # (`--skip`), with one line saying what is not run and why, rather than passing unchecked.
 # Asset-backed tests carry the asset in their path: `shared_data`, `minilm`, `wordnet` or
 # `narratives_released`.
-# Extra arguments go to cargo test before `--` (e.g. `bash tools/test.sh --release`).
+# Extra arguments go to cargo test before `--` (e.g. `bash tools/test.sh --release`); with
+# `-p CRATE` only that crate is tested (its asset-backed tests included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_INCREMENTAL=0
@@ -30,4 +31,12 @@ wordnet="${WORDNET_DIR:-/usr/share/wordnet}"
 [ -f "$wordnet/data.noun" ] ||
     missing wordnet "no WordNet database at $wordnet (apt-get install wordnet-base)"
 
-cargo test --workspace "$@" -- --include-ignored "${skips[@]}"
+# `-p CRATE` (or `--package`) tests that crate only: the inner loop after a change in it.
+# Otherwise the whole workspace.
+scope=(--workspace)
+for a in "$@"; do
+    case "$a" in
+    -p | --package | -p?* | --package=*) scope=() ;;
+    esac
+done
+cargo test "${scope[@]}" "$@" -- --include-ignored "${skips[@]}"
