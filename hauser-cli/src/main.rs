@@ -64,13 +64,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(
-        std::env::args_os().collect(),
-    ));
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // Ctrl-C, SIGTERM and SIGHUP remove the temporary outputs before the process ends.
     hauser_cli::interrupt::install_handlers();
+    if let Some(words) = sacrebleu_cli::own_words(&argv) {
+        // sacreBLEU's words reach its own parser untouched, with its exit statuses (1, 2, 17)
+        // and error lines, not hauser's.
+        return sacrebleu_cli::main(&sacrebleu_cli::SacrebleuArgs {
+            args: words.to_vec(),
+        });
+    }
+    let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(argv));
     if let Command::Sacrebleu(args) = &cli.command {
-        // sacreBLEU's own exit statuses (1, 2, 17) and error lines, not hauser's.
+        // Reached only when `sacrebleu` is not the first word (a global flag before it).
         return sacrebleu_cli::main(args);
     }
     let mut stderr = std::io::stderr();

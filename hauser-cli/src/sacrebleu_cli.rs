@@ -37,6 +37,18 @@ pub struct SacrebleuArgs {
     pub args: Vec<OsString>,
 }
 
+/// The words of a `hauser sacrebleu ...` command line (`argv` as the system gives it, program
+/// name first): everything after `sacrebleu`, untouched, or `None` for another command.
+/// `main` hands them to sacreBLEU's parser directly rather than through clap, which would drop
+/// a leading `--` (sacreBLEU's argparse reads what follows it as references) and answer a
+/// first `--NAME` that is not UTF-8 with its own message.
+pub fn own_words(argv: &[OsString]) -> Option<&[OsString]> {
+    match argv {
+        [_, command, words @ ..] if command == "sacrebleu" => Some(words),
+        _ => None,
+    }
+}
+
 /// Runs `hauser sacrebleu`: its exit status.
 pub fn main(args: &SacrebleuArgs) -> ExitCode {
     if let Err(e) = files::check_settings() {

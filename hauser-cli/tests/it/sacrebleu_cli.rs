@@ -140,3 +140,16 @@ fn standard_input_as_a_named_input() {
     let (_, code) = sacrebleu(&["-", "-i", "-"].map(String::from), "x\n", &[]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn a_leading_double_dash_is_sacrebleus_end_of_options() {
+    // sacreBLEU's argparse reads the words after `--` as references, the hypotheses then come
+    // from standard input; clap used to drop the `--` and read `-i` as the option.
+    let text = std::fs::read_to_string(fixture_dir().join("a.txt")).unwrap();
+    let (dashed, code) = sacrebleu(&["--", "ref.txt", "-b"].map(String::from), &text, &[]);
+    assert_eq!(code, Some(1), "{}", String::from_utf8_lossy(&dashed));
+    let (plain, code) = sacrebleu(&["-b", "--", "ref.txt"].map(String::from), &text, &[]);
+    assert_eq!(code, Some(0));
+    let (want, _) = sacrebleu(&["ref.txt", "-b"].map(String::from), &text, &[]);
+    assert_eq!(plain, want);
+}

@@ -87,8 +87,8 @@ fn parse_drop_in(argv: Vec<OsString>) -> Option<(String, ArgMatches)> {
 
 /// `hauser sacrebleu`: the words go to sacreBLEU's own parser (`sacrebleu_args::parse`, which
 /// expands sacreBLEU's abbreviations by argparse's rules) exactly as `sacrebleu_cli::main`
-/// passes them. Checked: clap hands every word over unchanged and `main`'s abbreviation
-/// expansion leaves the line alone; `hauser metric`'s expansion of the same words
+/// passes them. Checked: `main` hands every word after `sacrebleu` over unchanged, without
+/// clap; `hauser metric`'s expansion of the same words
 /// (`-tok` for `--tokenize`...) means the same to sacreBLEU's parser (its long names); help and
 /// version print sacreBLEU's texts; an accepted line passes `run`'s checks before any file is
 /// read (test set and language pair, encoding), and every metric it asks for is built with its
@@ -99,39 +99,17 @@ pub fn sacrebleu_args(data: &[u8]) {
     check_metric_expansion(&words);
     let mut argv: Vec<OsString> = vec!["hauser".into(), "sacrebleu".into()];
     argv.extend(words.iter().cloned());
+    // main.rs: the words after `sacrebleu` go to sacreBLEU's parser untouched (clap would drop
+    // a leading `--`, which sacreBLEU's argparse reads as the end of its options, and answer a
+    // first `--NAME` that is not UTF-8 itself).
+    let own = hauser_cli::sacrebleu_cli::own_words(&argv).expect("a sacrebleu command line");
     assert_eq!(
-        expand_sacre_abbreviations(argv.clone()),
-        argv,
-        "hauser sacrebleu's words are sacreBLEU's, never rewritten"
-    );
-    let Some((name, m)) = parse_drop_in(argv) else {
-        // clap reads a first word `--NAME` whose NAME is not UTF-8 as an unknown flag of its
-        // own: exit status 2 as in sacreBLEU, but clap's message where argparse says
-        // "unrecognized arguments". Known and reported (issue 37); clap refuses nothing else.
-        let first = words.first().expect("clap refuses no empty line");
-        assert!(
-            first.as_encoded_bytes().starts_with(b"--") && first.to_str().is_none(),
-            "clap refused {words:?}"
-        );
-        return;
-    };
-    assert_eq!(name, "sacrebleu");
-    let args = SacrebleuArgs::from_arg_matches(&m).expect("the matches of its own command");
-    // clap takes a leading `--` as its own end of options and drops it, where sacreBLEU's
-    // argparse reads what follows as references (`hauser sacrebleu -- -i h.txt`: a reference
-    // file `-i` there, the `-i` option here). Known and reported (issue 37); every other word
-    // reaches sacreBLEU's parser unchanged.
-    let expected = match words.split_first() {
-        Some((first, rest)) if first == "--" => rest,
-        _ => &words[..],
-    };
-    assert_eq!(
-        args.args, expected,
-        "clap hands the words to sacreBLEU's parser"
+        own,
+        &words[..],
+        "main hands sacreBLEU's words over unchanged"
     );
     // sacrebleu_cli::main's conversion.
-    let words: Vec<String> = args
-        .args
+    let words: Vec<String> = own
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
