@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing with libFuzzer on stable Rust (docs/RELIABILITY.md, "Fuzzing").
+# Coverage-guided fuzzing with libFuzzer on stable Rust (docs/FUZZING.md).
 #
 #   bash tools/fuzz.sh list                   the targets
 #   bash tools/fuzz.sh build                  build every target (instrumented, see tools/fuzz-rustc.sh)

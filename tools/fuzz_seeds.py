@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed corpora for the fuzz targets, generated from ../shared/data (docs/RELIABILITY.md, "Fuzzing").
+"""Seed corpora for the fuzz targets, generated from ../shared/data (docs/FUZZING.md).
 
 Writes small inputs (under 4 KiB, the fuzzers' -max_len) into fuzz/corpus/TARGET/, a folder git
 ignores: the shared data is never copied into the repository. Targets whose first byte selects
