@@ -6,8 +6,9 @@
 //! score of candidate `j` is the mean, over every other candidate `k != j`, of
 //! `utility(hyp = c_j, ref = c_k, src)`. COMET embeds each distinct sentence of the group once
 //! (as `comet-mbr` embeds each candidate once) and builds the pairs' feature rows a block at a
-//! time; the other metrics take the pairs a block of hypotheses at a time (BERTScore all at
-//! once), so memory does not grow with the square of the group. A group of one candidate has no
+//! time, BERTScore holds each sentence's states once and makes the pairs as it scores them; the
+//! other metrics take the pairs a block of hypotheses at a time, so memory does not grow with
+//! the square of the group. A group of one candidate has no
 //! pseudo-reference: its score is NaN (written `null`), where `comet-mbr` would take the mean of
 //! an empty tensor (also NaN).
 
@@ -268,13 +269,18 @@ impl RerankMetric {
                 self.signature = Some(metric.signature());
                 return Ok(scores);
             }
-            // BERTScore embeds each distinct sentence once per call: blocks of pairs would
-            // embed the group again for every block, so its pairs stay in one call (per pair
-            // it keeps two pointers and a score; the embeddings are per sentence).
-            Kind::BertScore(_) => {
-                let (hyps, refs) = pairs_of(cands, 0..n);
-                let utility = self.pairs(src, &hyps, &refs)?;
-                return Ok(utility.chunks(n - 1).map(mean).collect());
+            // BERTScore: each sentence's states once, the pairs made as they are scored (the
+            // batches and IDF of one call over every pair, so the scores are unchanged).
+            Kind::BertScore(metric) => {
+                let mut scores = vec![f64::NAN; n];
+                metric
+                    .score_pairs(cands, &mut |j, prf| {
+                        let f1: Vec<f64> = prf.iter().map(|p| p.f1).collect();
+                        scores[j] = mean(&f1);
+                    })
+                    .map_err(|e| e.to_string())?;
+                self.signature = Some(metric.signature());
+                return Ok(scores);
             }
             _ => {}
         }

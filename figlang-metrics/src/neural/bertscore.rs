@@ -230,29 +230,8 @@ impl BertScore {
                 unique.push(prepared);
             }
         }
-        let inputs: Vec<(&str, Option<&str>)> = unique.iter().map(|s| (s.as_str(), None)).collect();
-        let mut states = self
-            .embedder
-            .token_states(&inputs, Some(self.layer as isize))?;
-        if self.bare_empty {
-            for (k, text) in unique.iter().enumerate() {
-                if text.is_empty() {
-                    states.ids[k].clear();
-                    states.states[k].clear();
-                }
-            }
-        }
         let slot = |text: &str| index[&self.prepare(text)];
-
-        let idf = self.options.idf.then(|| {
-            Idf::from_references(pairs.iter().map(|(_, _, r)| states.ids[slot(r)].as_slice()))
-        });
-        let sides: Vec<Side> = (0..unique.len())
-            .map(|k| {
-                let weights = token_weights(&states.ids[k], idf.as_ref(), self.cls, self.sep);
-                Side::new(states.states[k].clone(), weights)
-            })
-            .collect();
+        let sides = self.sides(&unique, pairs.iter().map(|(_, _, r)| slot(r)))?;
 
         let mut best: Vec<Option<Prf>> = vec![None; candidates.len()];
         for batch in pairs.chunks(self.options.batch_size.max(1)) {
@@ -272,16 +251,112 @@ impl BertScore {
         Ok(best
             .into_iter()
             .map(|s| {
-                let s = s.unwrap_or(Prf {
+                self.rescale(s.unwrap_or(Prf {
                     precision: 0.0,
                     recall: 0.0,
                     f1: 0.0,
-                });
-                match &self.options.baseline {
-                    Some((_, b)) => b.rescale(s),
-                    None => s,
-                }
+                }))
             })
             .collect())
+    }
+
+    /// Scores every ordered pair of two different candidates, hypothesis `j` against reference
+    /// `k` (minimum-Bayes-risk's pseudo-references), and hands `each(j, scores)` the `n - 1`
+    /// scores of hypothesis `j` (`k` ascending, `k != j`), `j` in order. The scores are those
+    /// [`BertScore::score`] gives the same pairs listed one reference each, `j`-major (the same
+    /// batches of `batch_size` pairs, whose longest sentences decide the padding, and the same
+    /// IDF over the references of every pair), bit for bit; but each sentence's states are held
+    /// once and the pairs are made as they are scored, so memory grows with the candidates, not
+    /// with their pairs.
+    ///
+    /// # Errors
+    /// Model failures.
+    pub fn score_pairs(
+        &self,
+        candidates: &[&str],
+        each: &mut dyn FnMut(usize, &[Prf]),
+    ) -> NeuralResult<()> {
+        let n = candidates.len();
+        if n < 2 {
+            return Ok(());
+        }
+        let mut unique: Vec<String> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        let slots: Vec<usize> = candidates
+            .iter()
+            .map(|c| {
+                let prepared = self.prepare(c);
+                *index.entry(prepared.clone()).or_insert_with(|| {
+                    unique.push(prepared);
+                    unique.len() - 1
+                })
+            })
+            .collect();
+        let pairs =
+            || (0..n).flat_map(move |j| (0..n).filter(move |&k| k != j).map(move |k| (j, k)));
+        let sides = self.sides(&unique, pairs().map(|(_, k)| slots[k]))?;
+        let len = |i: usize| sides[slots[i]].weights.len();
+        let mut row = Vec::with_capacity(n - 1);
+        let mut batch = Vec::with_capacity(self.options.batch_size.max(1));
+        let mut all = pairs().peekable();
+        while all.peek().is_some() {
+            batch.clear();
+            batch.extend(all.by_ref().take(self.options.batch_size.max(1)));
+            let max_hyp = batch.iter().map(|&(j, _)| len(j)).max().unwrap_or(0);
+            let max_ref = batch.iter().map(|&(_, k)| len(k)).max().unwrap_or(0);
+            for &(j, k) in &batch {
+                let s = greedy_match(
+                    &sides[slots[j]],
+                    &sides[slots[k]],
+                    len(j) < max_hyp,
+                    len(k) < max_ref,
+                );
+                row.push(self.rescale(s));
+                if row.len() == n - 1 {
+                    each(j, &row);
+                    row.clear();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The states and token weights of each of `unique` (prepared texts), with IDF (when on)
+    /// counted over the references `ref_slots` (indices into `unique`, one per pair).
+    fn sides(
+        &self,
+        unique: &[String],
+        ref_slots: impl Iterator<Item = usize>,
+    ) -> NeuralResult<Vec<Side>> {
+        let inputs: Vec<(&str, Option<&str>)> = unique.iter().map(|s| (s.as_str(), None)).collect();
+        let mut states = self
+            .embedder
+            .token_states(&inputs, Some(self.layer as isize))?;
+        if self.bare_empty {
+            for (k, text) in unique.iter().enumerate() {
+                if text.is_empty() {
+                    states.ids[k].clear();
+                    states.states[k].clear();
+                }
+            }
+        }
+        let idf = self
+            .options
+            .idf
+            .then(|| Idf::from_references(ref_slots.map(|k| states.ids[k].as_slice())));
+        Ok((0..unique.len())
+            .map(|k| {
+                let weights = token_weights(&states.ids[k], idf.as_ref(), self.cls, self.sep);
+                Side::new(states.states[k].clone(), weights)
+            })
+            .collect())
+    }
+
+    /// A score rescaled with the baseline, when one is set.
+    fn rescale(&self, s: Prf) -> Prf {
+        match &self.options.baseline {
+            Some((_, b)) => b.rescale(s),
+            None => s,
+        }
     }
 }

@@ -156,3 +156,59 @@ fn perplexity_cuts_texts_longer_than_the_context_and_says_which() {
     let got = metric.perplexity(&[long.as_str()]).expect("ppl")[0];
     assert!((got - want).abs() / want < 1e-6, "{got} vs {want}");
 }
+
+#[test]
+fn bertscore_pairs_are_the_scores_of_one_call_over_every_pair() {
+    // Minimum Bayes risk's pairs (every hypothesis against every other candidate), made as they
+    // are scored, against one `score` call over the listed pairs: equal bit for bit, with and
+    // without IDF, for batch sizes that split the pairs across hypotheses or not; a repeated
+    // candidate and an empty one included.
+    let cands = [
+        "He ran like the wind.",
+        "The sea was calm as glass.",
+        "",
+        "He ran like the wind.",
+        "She is as brave as a lion in the night.",
+    ];
+    let n = cands.len();
+    for (idf, batch) in [(false, 64), (true, 64), (true, 3), (false, 1), (true, 7)] {
+        let embedder = Embedder::load(&tiny("bert"), &LoadOptions::default()).expect("tiny bert");
+        let options = BertScoreOptions {
+            layer: Some(2),
+            idf,
+            batch_size: batch,
+            ..Default::default()
+        };
+        let metric = BertScore::new(embedder, "tiny-bert", options).expect("metric");
+        let (mut hyps, mut refs) = (Vec::new(), Vec::new());
+        for j in 0..n {
+            for k in (0..n).filter(|&k| k != j) {
+                hyps.push(cands[j]);
+                refs.push(vec![cands[k]]);
+            }
+        }
+        let want = metric.score(&hyps, &refs).expect("one call");
+        let mut got = Vec::new();
+        let mut order = Vec::new();
+        metric
+            .score_pairs(&cands, &mut |j, prf| {
+                order.push(j);
+                got.extend_from_slice(prf);
+            })
+            .expect("pairs");
+        assert_eq!(order, (0..n).collect::<Vec<_>>());
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            for (a, b) in [
+                (g.precision, w.precision),
+                (g.recall, w.recall),
+                (g.f1, w.f1),
+            ] {
+                assert!(
+                    a.to_bits() == b.to_bits(),
+                    "idf {idf}, batch {batch}: {g:?} {w:?}"
+                );
+            }
+        }
+    }
+}
