@@ -189,3 +189,18 @@ pub fn replay_cases(fixtures: &Path, min: usize, replay: impl Fn(&Value) -> Opti
         failures.join("\n\n")
     );
 }
+
+/// Copies a directory tree (models are small): what a test that edits or writes into a
+/// model's files works on, so that nothing of the repository is touched.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use crate::common::shared_data_root;
+use crate::common::{copy_dir, shared_data_root};
 
 /// The repository root.
 fn root() -> PathBuf {
@@ -18,20 +18,6 @@ fn root() -> PathBuf {
 
 fn nli_fixture(rel: &str) -> PathBuf {
     root().join("hauser-nli/tests/fixtures").join(rel)
-}
-
-/// Copies a directory tree (models are small).
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// A copy of a model fixture under `name`, with `edit` applied to its config.json.

@@ -12,14 +12,6 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/drop-in-bert-score")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read dir") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
-    }
-}
-
 /// bert_score's hash names the transformers release; hauser's names itself there.
 fn hauser_hash(line: &str) -> String {
     match (line.find("(hug_trans="), line.find(')')) {

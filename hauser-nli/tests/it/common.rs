@@ -121,3 +121,17 @@ pub fn altered_comet(family: &str, name: &str, from: &str, to: &str) -> tempfile
     std::fs::write(tmp.path().join("hparams.yaml"), hp).unwrap();
     tmp
 }
+
+/// Copies the files and folders of `from` into the existing folder `to`.
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let p = entry.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}

@@ -16,19 +16,6 @@ use crate::common::*;
 /// A claim no checkpoint here can back: 10^9 layers (under the 2^31 - 1 every size may hold).
 const HUGE: u64 = 1_000_000_000;
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let p = entry.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).unwrap();
-        }
-    }
-}
-
 /// A copy of fixture `name` with `config` (relative to it) edited by `edit`.
 fn edited(
     name: &str,

@@ -265,19 +265,6 @@ fn comet_with_fewer_encoder_layers_than_its_checkpoint_fails_naming_them() {
     assert!(checked > 0);
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let p = entry.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn bleurt_applies_an_embedding_projection_when_the_checkpoint_has_one() {
     let pair = [("The cat sat.", Some("A cat was sitting."))];
