@@ -30,9 +30,7 @@ pub fn batch_size(s: &str) -> Result<usize, String> {
 /// # Errors
 /// The message clap prints (exit 2).
 pub fn count(s: &str) -> Result<usize, String> {
-    s.trim()
-        .parse::<usize>()
-        .map_err(|_| format!("expected a whole number of at least 0, got {s:?}"))
+    whole(s)
 }
 
 /// [`count`] for a 64-bit count (rows to write).
@@ -40,8 +38,12 @@ pub fn count(s: &str) -> Result<usize, String> {
 /// # Errors
 /// The message clap prints (exit 2).
 pub fn count_u64(s: &str) -> Result<u64, String> {
+    whole(s)
+}
+
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
     s.trim()
-        .parse::<u64>()
+        .parse()
         .map_err(|_| format!("expected a whole number of at least 0, got {s:?}"))
 }
 

@@ -75,10 +75,6 @@ fn main() -> ExitCode {
         });
     }
     let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(argv));
-    if let Command::Sacrebleu(args) = &cli.command {
-        // Reached only when `sacrebleu` is not the first word (a global flag before it).
-        return sacrebleu_cli::main(args);
-    }
     let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
         eprintln!("hauser: error: {e}");
@@ -122,7 +118,9 @@ fn main() -> ExitCode {
         Command::Kb(args) => {
             kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
         }
-        Command::Sacrebleu(_) => Ok(true),
+        // `own_words` above took every `hauser sacrebleu` line; the subcommand stays in clap's
+        // table for `hauser --help`.
+        Command::Sacrebleu(args) => return sacrebleu_cli::main(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

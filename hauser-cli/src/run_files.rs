@@ -53,21 +53,11 @@ pub fn check_single_stdin(inputs: &[(&str, &Path)]) -> Result<(), CliError> {
 /// its mode (a `>>` redirection appends) and never replaces the file or pipe behind it: a link
 /// to `/proc/self/fd/1` must not be followed to the file it stands for and replaced there.
 pub(crate) fn standard_stream(path: &Path) -> Option<u8> {
-    let mut p = path.to_path_buf();
-    // The system's own limit on link chains (Linux's MAXSYMLINKS).
-    for _ in 0..40 {
-        match p.to_str() {
-            Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") => return Some(1),
-            Some("/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") => return Some(2),
-            _ => {}
-        }
-        match std::fs::read_link(&p) {
-            Ok(t) if t.is_absolute() => p = t,
-            Ok(t) => p = parent_dir(&p).join(t),
-            Err(_) => return None,
-        }
-    }
-    None
+    link_chain(path).find_map(|p| match p.to_str()? {
+        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(1),
+        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(2),
+        _ => None,
+    })
 }
 
 /// What an input flag names.
@@ -428,16 +418,19 @@ impl Target {
 /// Where a chain of symbolic links ends (the path itself when it is not a link); used for a
 /// link whose target does not exist yet, so that the file is created there and the link kept.
 fn link_target(path: &Path) -> PathBuf {
-    let mut p = path.to_path_buf();
-    // The system's own limit on link chains (Linux's MAXSYMLINKS).
-    for _ in 0..40 {
-        match std::fs::read_link(&p) {
-            Ok(t) if t.is_absolute() => p = t,
-            Ok(t) => p = parent_dir(&p).join(t),
-            Err(_) => break,
-        }
-    }
-    p
+    link_chain(path).fold(path.to_path_buf(), |_, p| p)
+}
+
+/// The chain of symbolic links from `path`: the path itself, then each link's target in turn (a
+/// relative target is read beside its link), at most the system's own limit of 40 links
+/// (Linux's MAXSYMLINKS).
+fn link_chain(path: &Path) -> impl Iterator<Item = PathBuf> {
+    std::iter::successors(Some(path.to_path_buf()), |p| match std::fs::read_link(p) {
+        Ok(t) if t.is_absolute() => Some(t),
+        Ok(t) => Some(parent_dir(p).join(t)),
+        Err(_) => None,
+    })
+    .take(41)
 }
 
 /// The directory a file at `path` is created in (`.` for a bare name).
@@ -554,50 +547,51 @@ fn input_files(input: &Input) -> Vec<(String, PathBuf)> {
 /// revision, the blobs the snapshots link to); and, for a COMET checkpoint, the same for the
 /// encoder its `hparams.yaml` names (local, or a hub id), which a run loads as well.
 fn model_files(source: &hauser_nli::ModelSource, of: &str, found: &mut Vec<(String, PathBuf)>) {
-    let (root, checkpoint) = match source {
-        hauser_nli::ModelSource::Dir(dir) if dir.is_dir() => (dir.clone(), Some(dir.clone())),
-        hauser_nli::ModelSource::Dir(_) => return,
-        hub => match hub.cache_folder() {
-            Some(folder) => (
-                folder,
-                hub.cached("hparams.yaml")
-                    .and_then(|p| p.parent().map(Path::to_path_buf)),
-            ),
-            None => return,
-        },
+    let Some(root) = model_folder(source) else {
+        return;
     };
+    let checkpoint = match source {
+        hauser_nli::ModelSource::Dir(dir) => Some(dir.clone()),
+        hub => hub
+            .cached("hparams.yaml")
+            .and_then(|p| p.parent().map(Path::to_path_buf)),
+    };
+    push_files(&root, &format!("a file of {of}"), found);
+    // One level only: an encoder is a plain transformer, not another checkpoint.
+    let Some(encoder) = checkpoint
+        .as_deref()
+        .and_then(hauser_nli::comet_encoder_source)
+    else {
+        return;
+    };
+    match model_folder(&encoder) {
+        Some(folder) if folder != root => push_files(
+            &folder,
+            &format!("a file of the encoder {encoder} that {of} names"),
+            found,
+        ),
+        _ => {}
+    }
+}
+
+/// The folder holding a model's files on this machine: a local directory, or a hub model's
+/// folder in the hub cache; `None` for a local path that is not a directory.
+fn model_folder(source: &hauser_nli::ModelSource) -> Option<PathBuf> {
+    match source {
+        hauser_nli::ModelSource::Dir(dir) => dir.is_dir().then(|| dir.clone()),
+        hub => hub.cache_folder(),
+    }
+}
+
+/// Every file under `root`, named `PATH (what)`.
+fn push_files(root: &Path, what: &str, found: &mut Vec<(String, PathBuf)>) {
     let mut files = Vec::new();
-    files_under(&root, MAX_DEPTH, &mut files);
+    files_under(root, MAX_DEPTH, &mut files);
     found.extend(
         files
             .into_iter()
-            .map(|f| (format!("{} (a file of {of})", f.display()), f)),
+            .map(|f| (format!("{} ({what})", f.display()), f)),
     );
-    let encoder = checkpoint
-        .as_deref()
-        .and_then(hauser_nli::comet_encoder_source)
-        .filter(|e| !matches!(e, hauser_nli::ModelSource::Dir(d) if *d == root));
-    if let Some(encoder) = encoder {
-        // One level only: an encoder is a plain transformer, not another checkpoint.
-        let mut enc = Vec::new();
-        let enc_root = match &encoder {
-            hauser_nli::ModelSource::Dir(d) if d.is_dir() => Some(d.clone()),
-            hauser_nli::ModelSource::Dir(_) => None,
-            hub => hub.cache_folder(),
-        };
-        if let Some(enc_root) = enc_root {
-            files_under(&enc_root, MAX_DEPTH, &mut enc);
-        }
-        found.extend(enc.into_iter().map(|f| {
-            (
-                format!(
-                    "{} (a file of the encoder {encoder} that {of} names)",
-                    f.display()
-                ),
-                f,
-            )
-        }));
-    }
 }
 
 /// The files of a run once [`RunFiles::check`] has accepted them: what
