@@ -275,8 +275,7 @@ impl RerankMetric {
                 let mut scores = vec![f64::NAN; n];
                 metric
                     .score_pairs(cands, &mut |j, prf| {
-                        let f1: Vec<f64> = prf.iter().map(|p| p.f1).collect();
-                        scores[j] = mean(&f1);
+                        scores[j] = prf.iter().map(|p| p.f1).sum::<f64>() / prf.len() as f64;
                     })
                     .map_err(|e| e.to_string())?;
                 self.signature = Some(metric.signature());

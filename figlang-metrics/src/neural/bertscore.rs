@@ -221,30 +221,15 @@ impl BertScore {
             .flat_map(|(i, (c, refs))| refs.iter().map(move |r| (i, *c, *r)))
             .collect();
 
-        let mut unique: Vec<String> = Vec::new();
-        let mut index = std::collections::HashMap::new();
-        for text in pairs.iter().flat_map(|(_, c, r)| [*c, *r]) {
-            let prepared = self.prepare(text);
-            if !index.contains_key(&prepared) {
-                index.insert(prepared.clone(), unique.len());
-                unique.push(prepared);
-            }
-        }
-        let slot = |text: &str| index[&self.prepare(text)];
-        let sides = self.sides(&unique, pairs.iter().map(|(_, _, r)| slot(r)))?;
+        let (unique, slots) = self.distinct(pairs.iter().flat_map(|(_, c, r)| [*c, *r]));
+        // (hypothesis, reference) slots of each pair.
+        let slot_pairs: Vec<(usize, usize)> = slots.chunks(2).map(|s| (s[0], s[1])).collect();
+        let sides = self.sides(&unique, slot_pairs.iter().map(|&(_, r)| r))?;
 
         let mut best: Vec<Option<Prf>> = vec![None; candidates.len()];
-        for batch in pairs.chunks(self.options.batch_size.max(1)) {
-            let len = |t: &str| sides[slot(t)].weights.len();
-            let max_hyp = batch.iter().map(|(_, c, _)| len(c)).max().unwrap_or(0);
-            let max_ref = batch.iter().map(|(_, _, r)| len(r)).max().unwrap_or(0);
-            for &(i, c, r) in batch {
-                let s = greedy_match(
-                    &sides[slot(c)],
-                    &sides[slot(r)],
-                    len(c) < max_hyp,
-                    len(r) < max_ref,
-                );
+        let size = self.options.batch_size.max(1);
+        for (batch, of) in slot_pairs.chunks(size).zip(pairs.chunks(size)) {
+            for (s, &(i, _, _)) in self.match_batch(&sides, batch).into_iter().zip(of) {
                 best[i] = Some(best[i].map_or(s, |b| b.max(s)));
             }
         }
@@ -280,45 +265,58 @@ impl BertScore {
         if n < 2 {
             return Ok(());
         }
+        let (unique, slots) = self.distinct(candidates.iter().copied());
+        let pairs =
+            || (0..n).flat_map(move |j| (0..n).filter(move |&k| k != j).map(move |k| (j, k)));
+        let sides = self.sides(&unique, pairs().map(|(_, k)| slots[k]))?;
+        let mut row = Vec::with_capacity(n - 1);
+        let mut batch = Vec::with_capacity(self.options.batch_size.max(1));
+        let mut all = pairs().map(|(j, k)| (slots[j], slots[k])).peekable();
+        let mut j = 0;
+        while all.peek().is_some() {
+            batch.clear();
+            batch.extend(all.by_ref().take(self.options.batch_size.max(1)));
+            for s in self.match_batch(&sides, &batch) {
+                row.push(self.rescale(s));
+                if row.len() == n - 1 {
+                    each(j, &row);
+                    row.clear();
+                    j += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The distinct prepared texts of `texts` in order of first appearance, and the index of
+    /// each text among them.
+    fn distinct<'t>(&self, texts: impl IntoIterator<Item = &'t str>) -> (Vec<String>, Vec<usize>) {
         let mut unique: Vec<String> = Vec::new();
         let mut index = std::collections::HashMap::new();
-        let slots: Vec<usize> = candidates
-            .iter()
-            .map(|c| {
-                let prepared = self.prepare(c);
+        let slots = texts
+            .into_iter()
+            .map(|t| {
+                let prepared = self.prepare(t);
                 *index.entry(prepared.clone()).or_insert_with(|| {
                     unique.push(prepared);
                     unique.len() - 1
                 })
             })
             .collect();
-        let pairs =
-            || (0..n).flat_map(move |j| (0..n).filter(move |&k| k != j).map(move |k| (j, k)));
-        let sides = self.sides(&unique, pairs().map(|(_, k)| slots[k]))?;
-        let len = |i: usize| sides[slots[i]].weights.len();
-        let mut row = Vec::with_capacity(n - 1);
-        let mut batch = Vec::with_capacity(self.options.batch_size.max(1));
-        let mut all = pairs().peekable();
-        while all.peek().is_some() {
-            batch.clear();
-            batch.extend(all.by_ref().take(self.options.batch_size.max(1)));
-            let max_hyp = batch.iter().map(|&(j, _)| len(j)).max().unwrap_or(0);
-            let max_ref = batch.iter().map(|&(_, k)| len(k)).max().unwrap_or(0);
-            for &(j, k) in &batch {
-                let s = greedy_match(
-                    &sides[slots[j]],
-                    &sides[slots[k]],
-                    len(j) < max_hyp,
-                    len(k) < max_ref,
-                );
-                row.push(self.rescale(s));
-                if row.len() == n - 1 {
-                    each(j, &row);
-                    row.clear();
-                }
-            }
-        }
-        Ok(())
+        (unique, slots)
+    }
+
+    /// The greedy-matching scores (not rescaled) of one batch of (hypothesis, reference) pairs,
+    /// given as indices into `sides`: a sentence shorter than the batch's longest on its side is
+    /// padded, as bert_score pads a batch.
+    fn match_batch(&self, sides: &[Side], batch: &[(usize, usize)]) -> Vec<Prf> {
+        let len = |k: usize| sides[k].weights.len();
+        let max_hyp = batch.iter().map(|&(h, _)| len(h)).max().unwrap_or(0);
+        let max_ref = batch.iter().map(|&(_, r)| len(r)).max().unwrap_or(0);
+        batch
+            .iter()
+            .map(|&(h, r)| greedy_match(&sides[h], &sides[r], len(h) < max_hyp, len(r) < max_ref))
+            .collect()
     }
 
     /// The states and token weights of each of `unique` (prepared texts), with IDF (when on)
