@@ -25,6 +25,6 @@ echo "publish-checks: library crates build and lint with --no-default-features"
 
 # --no-verify: the workspace build above already compiles these sources; verifying would build
 # Candle a second time under a different profile (6 minutes on CI's two cores). A verified run is
-# `cargo package --workspace --exclude hauser-examples --exclude hauser-benches --exclude hauser-testkit`.
-cargo package --quiet --workspace --exclude hauser-examples --exclude hauser-benches --exclude hauser-testkit --no-verify
+# `cargo package --workspace --exclude hauser-examples --exclude hauser-benches --exclude hauser-testkit --exclude hauser-python`.
+cargo package --quiet --workspace --exclude hauser-examples --exclude hauser-benches --exclude hauser-testkit --exclude hauser-python --no-verify
 echo "publish-checks: cargo package assembled $(ls target/package/*.crate | wc -l) crates"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package (bindings/python), as .ci/run checks it:
-#   1. rustfmt and clippy (-D warnings) on the bindings crate, which has a workspace of its own;
+#   1. rustfmt and clippy (-D warnings) on the bindings crate (a member of the main workspace,
+#      not a default one), with and without its default features;
 #   2. a fresh virtual environment, .cache/python-tests, from tools/requirements-python-tests.txt
 #      (maturin, pytest, NumPy/pandas/pyarrow and the reference packages: sacreBLEU, rouge-score,
 #      NLTK, SciPy, scikit-learn, statsmodels, krippendorff), plus
@@ -14,7 +15,8 @@
 #   6. pytest on bindings/python/tests, from outside the source tree so that the installed
 #      wheel is what is imported.
 # Builds share the main workspace's target directory (or $CARGO_TARGET_DIR), so the bindings
-# reuse the dependencies the workspace build compiled; HAUSER_PYTHON_BUILD_TOOLCHAIN names the
+# reuse the dependencies the workspace build compiled (its manifest pins the features the test
+# build resolves: tools/check-shared-features.py, which .ci/run runs, keeps them equal); HAUSER_PYTHON_BUILD_TOOLCHAIN names the
 # toolchain of the build steps (.ci/run passes its test build's), the lints use the default one
 # as the workspace's lints do. `--release` first builds the distributable wheel; other
 # arguments go to pytest.
@@ -23,7 +25,6 @@ cd "$(dirname "$0")/.."
 root=$PWD
 export CARGO_INCREMENTAL=0
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
-manifest=bindings/python/Cargo.toml
 profile=dev
 if [ "${1:-}" = "--release" ]; then
     profile=release
@@ -38,9 +39,9 @@ with_toolchain() {
     fi
 }
 
-cargo fmt --manifest-path "$manifest" -- --check
-cargo clippy --quiet --manifest-path "$manifest" --all-targets -- -D warnings
-cargo clippy --quiet --manifest-path "$manifest" --all-targets --no-default-features -- -D warnings
+cargo fmt -p hauser-python -- --check
+cargo clippy --quiet -p hauser-python --all-targets -- -D warnings
+cargo clippy --quiet -p hauser-python --all-targets --no-default-features -- -D warnings
 echo "python-tests: bindings crate formatted and lint-free"
 
 venv=.cache/python-tests

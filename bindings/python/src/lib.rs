@@ -7,8 +7,8 @@
 //! here. Conventions kept by every binding:
 //!
 //! - inputs are read and checked while the interpreter is attached, then the interpreter is
-//!   released for the whole computation ([`interrupt::run`]); long calls answer Ctrl-C;
-//! - errors are Python exceptions carrying the library's message ([`errors`]): `ValueError`
+//!   released for the whole computation (`interrupt::run`); long calls answer Ctrl-C;
+//! - errors are Python exceptions carrying the library's message (module `errors`): `ValueError`
 //!   for bad input, `OSError` for files, never a panic or a crash;
 //! - results are the CLI's: the same library calls, the same signatures and record fields.
 
