@@ -42,7 +42,7 @@ with_toolchain() {
 cargo fmt -p hauser-python -- --check
 cargo clippy --quiet -p hauser-python --all-targets -- -D warnings
 cargo clippy --quiet -p hauser-python --all-targets --no-default-features -- -D warnings
-echo "python-tests: bindings crate formatted and lint-free"
+echo "python-tests: bindings crate formatted and lint-free ($SECONDS s)"
 
 venv=.cache/python-tests
 rm -rf "$venv"
@@ -53,13 +53,13 @@ py="$root/$venv/bin/python"
 if [ "${HAUSER_PYTEST_NEURAL_REFS:-0}" = 1 ]; then
     "$py" -m pip install --quiet -r tools/requirements-python-tests-neural.txt
 fi
-echo "python-tests: fresh environment $venv ($("$py" --version))"
+echo "python-tests: fresh environment $venv ($("$py" --version); $SECONDS s)"
 
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
 (cd bindings/python && with_toolchain "$root/$venv/bin/maturin" build --quiet --profile "$profile" --interpreter "$py" --out "$wheels")
 "$py" -m pip install --quiet "$wheels"/hauser-*.whl
-echo "python-tests: installed $(basename "$wheels"/hauser-*.whl)"
+echo "python-tests: installed $(basename "$wheels"/hauser-*.whl) ($SECONDS s)"
 
 if [ -z "${HAUSER_CLI:-}" ]; then
     with_toolchain cargo build --quiet -p hauser-cli
@@ -70,7 +70,7 @@ fi
 # against the installed extension module (stubtest; allowlist: bindings/python/stubtest-allowlist.txt).
 (cd bindings/python/python && "$py" -m mypy --strict --no-incremental --cache-dir=/dev/null hauser)
 (cd "$wheels" && "$py" -m mypy.stubtest hauser --allowlist "$root/bindings/python/stubtest-allowlist.txt")
-echo "python-tests: mypy --strict and stubtest pass"
+echo "python-tests: mypy --strict and stubtest pass ($SECONDS s)"
 
 cd "$wheels"
 "$py" -m pytest -q -p no:cacheprovider --rootdir "$root/bindings/python" "$root/bindings/python/tests" "$@"
