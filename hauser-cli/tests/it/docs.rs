@@ -364,6 +364,7 @@ fn every_command_line_in_the_documents_runs() {
             eprintln!("docs: skipped (asset missing: {why}): {text}");
             continue;
         }
+        let started = std::time::Instant::now();
         let out = Command::new("bash")
             .args(["-o", "pipefail", "-c", &text])
             .current_dir(sandbox.dir())
@@ -380,6 +381,9 @@ fn every_command_line_in_the_documents_runs() {
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
+        // With --nocapture, where the test's time goes (the slowest commands are named in
+        // docs/PERFORMANCE.md).
+        eprintln!("docs: {:.1} s: {text}", started.elapsed().as_secs_f64());
         ran += 1;
     }
     eprintln!("docs: {ran} command lines ran");
