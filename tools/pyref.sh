@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Creates (once) the Python environment of the reference tools, .cache/pyref, from
 # tools/requirements.txt, and prints its interpreter's path. Generators and benchmarks default to
-# it: PYTHON="${PYTHON:-$(bash "$(dirname "$0")/pyref.sh")}".
+# it: the tools/bench/ scripts, once they cd to the repository root, with
+# PYTHON="${PYTHON:-$(bash tools/pyref.sh)}", and the tools/gen/ generators' usage lines with
+# "$(bash tools/pyref.sh)" tools/gen/NAME.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.cache/pyref

@@ -6,8 +6,9 @@
 //! 12,495 candidates of simile_candidates_raw.json (components from the rule-based extractor)
 //! and of the 150 annotated similes (given components).
 //!
-//! Files: `target/kb-bench/synth-<N>.csv` and `.idx`, created when absent (`tools/kb_bench.sh`
-//! creates them with the CLI and also measures build time and peak RSS). Size: env
+//! Files: `target/kb-bench/synth-<N>.csv` and `.idx`, created when absent
+//! (`tools/bench/kb_bench.sh` creates them with the CLI and also measures build time and peak
+//! RSS). Size: env
 //! `HAUSER_KB_BENCH_TRIPLETS` (default 4300000).
 
 use std::path::{Path, PathBuf};

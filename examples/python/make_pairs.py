@@ -1,6 +1,6 @@
 """Writes a Parquet file of (hyp, ref) pairs for the scale-out example: references drawn from
-the 40 hand-written sentences of tools/text_metric_corpus.py, hypotheses made from them by
-seeded word edits (the workload of tools/bench_text_metrics.py), in row groups of 100,000.
+the 40 hand-written sentences of tools/gen/text_metric_corpus.py, hypotheses made from them by
+seeded word edits (the workload of tools/bench/bench_text_metrics.py), in row groups of 100,000.
 
     python examples/python/make_pairs.py pairs.parquet [N=1000000]
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "gen"))
 from text_metric_corpus import edited_pairs  # noqa: E402
 
 

@@ -485,7 +485,7 @@ mod tests {
     }
 
     /// Every draw in `tests/fixtures/sacrebleu_significance.json` (NumPy 2.4.6), written by
-    /// `tools/gen_significance_fixture.py`.
+    /// `tools/gen/gen_significance_fixture.py`.
     #[test]
     fn draws_match_numpy() {
         let fx = fixture();

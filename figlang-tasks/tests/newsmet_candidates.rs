@@ -1,6 +1,6 @@
 //! NewsMet candidate generation on WordNet 3.0 (`#[ignore]`d, named `wordnet_*`: tools/test.sh
 //! runs them when the database is installed): the pipeline against transformers + NLTK
-//! (tools/gen_candidates_fixture.py), the filters, and the focus-verb rule against the released
+//! (tools/gen/gen_candidates_fixture.py), the filters, and the focus-verb rule against the released
 //! families (`*_shared_data`: also needs ../shared/data, or `HAUSER_SHARED_DATA`).
 #![allow(clippy::unwrap_used)]
 

@@ -1,4 +1,4 @@
-//! NewsMet's metaphoricity against gensim 4.4.0 (tools/gen_metaphoricity_fixture.py) on
+//! NewsMet's metaphoricity against gensim 4.4.0 (tools/gen/gen_metaphoricity_fixture.py) on
 //! figlang-metrics' small random word2vec file: every pair's similarity and five triples, 1e-6.
 #![allow(clippy::unwrap_used)]
 

@@ -3,7 +3,7 @@
 //! sacreBLEU has fetched and processed, one text file per field, `NAME/NAME_.LANGPAIR.FIELD`
 //! (`/` in the name becomes `_` in the file name, `:` in the field `-`). Which test sets exist,
 //! their language pairs and the reference fields sacreBLEU scores against come from
-//! `sacrebleu_testsets.tsv`, written by tools/gen_sacrebleu_testsets.py from sacreBLEU 2.4.3's
+//! `sacrebleu_testsets.tsv`, written by tools/gen/gen_sacrebleu_testsets.py from sacreBLEU 2.4.3's
 //! registry, so that unknown names and pairs are refused as sacreBLEU refuses them (exit 1).
 
 use std::path::PathBuf;

@@ -50,16 +50,17 @@
 //!
 //! ## Parity
 //! Tested against transformers 5.23.0 / torch 2.15.0 (tokenizers 0.23.3) on tiny random-weight
-//! models of every architecture (`tools/gen_tiny_models.py`, fixtures in `tests/fixtures/`):
+//! models of every architecture (`tools/gen/gen_tiny_models.py`, fixtures in `tests/fixtures/`):
 //! logits, per-layer hidden states and GPT-2 token log-probabilities agree within 1e-4 absolute
 //! (observed differences are below 1e-6, and below 2e-5 for the DeBERTa fixtures, whose wider
 //! weights make attention sharp enough that relative positions matter) for single inputs, pairs,
 //! truncated pairs and padded mixed-length batches; all-MiniLM-L6-v2 embeddings agree with sentence-transformers 6.2.0
 //! within 1e-4 on 24 sentences. Greedy decoding gives transformers' `generate` tokens exactly and
 //! the top-k distribution equals its logits warpers' (1e-6) on the tiny GPT-2; multiple-choice
-//! logits agree within 1e-4 (`tools/gen_generate_fixture.py`, `tools/gen_choice_fixtures.py`);
-//! masked-LM logits, top-k fillers (ids, decoded tokens, probabilities) of BERT, RoBERTa and
-//! ALBERT, and ALBERT's encoder and classifier agree within 1e-4 (`tools/gen_mlm_fixtures.py`).
+//! logits agree within 1e-4 (`tools/gen/gen_generate_fixture.py`,
+//! `tools/gen/gen_choice_fixtures.py`); masked-LM logits, top-k fillers (ids, decoded tokens,
+//! probabilities) of BERT, RoBERTa and ALBERT, and ALBERT's encoder and classifier agree within
+//! 1e-4 (`tools/gen/gen_mlm_fixtures.py`).
 //!
 //! ## Layers
 //! Every encoder (BERT family, DistilBERT, DeBERTa v1, DeBERTa-v2/v3) exposes all its hidden

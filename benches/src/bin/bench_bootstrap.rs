@@ -1,4 +1,4 @@
-//! Timing of `bootstrap_meta_eval` for `tools/bench_stats.py` (which runs the NumPy/SciPy
+//! Timing of `bootstrap_meta_eval` for `tools/bench/bench_stats.py` (which runs the NumPy/SciPy
 //! equivalent in the same run and reports the ratio).
 //!
 //! Usage: `bench_bootstrap FILE.tsv RESAMPLES REPEATS` with a TSV of

@@ -1,4 +1,4 @@
-//! Throughput of GPT-2 token log-probabilities on CPU, driven by `tools/bench_gpt2.sh` (which
+//! Throughput of GPT-2 token log-probabilities on CPU, driven by `tools/bench/bench_gpt2.sh` (which
 //! runs transformers on the same token ids in the same run).
 //!
 //! Usage: `bench_gpt2 MODEL_DIR IDS_JSON BATCH_SIZE REPEATS`. Prints one JSON object: the

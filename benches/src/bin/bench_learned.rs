@@ -1,5 +1,5 @@
 //! Throughput of the learned MT metrics on CPU (BLEURT, COMET of every class, MetricX), driven
-//! by `tools/bench_learned.sh`, which runs the reference packages on the same inputs in the
+//! by `tools/bench/bench_learned.sh`, which runs the reference packages on the same inputs in the
 //! same run.
 //!
 //! Usage: `bench_learned KIND MODEL INPUT_JSONL BATCH_SIZE REPEATS` with KIND `bleurt`,

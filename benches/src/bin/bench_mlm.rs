@@ -1,5 +1,6 @@
 //! Fill-mask top-k (`hauser_nli::MaskedLm::top_k`, the NewsMet candidate generation's first
-//! step), driven by `tools/bench_mlm.sh`, which runs the same with transformers in the same run.
+//! step), driven by `tools/bench/bench_mlm.sh`, which runs the same with transformers in the same
+//! run.
 //!
 //! Usage: `bench_mlm MODEL_DIR TEXTS K BATCH REPEATS` (TEXTS: one masked text per line). Prints
 //! one JSON object: the best-of-REPEATS seconds, the top-1 ids, the sum of the top-1

@@ -1,6 +1,6 @@
 //! Zero-shot scoring of figurative narratives (`figlang_tasks::narratives::score_zero_shot`:
-//! 4 conditional log-likelihoods per item), driven by `tools/bench_narratives.sh`, which runs the
-//! same scoring with transformers in the same run.
+//! 4 conditional log-likelihoods per item), driven by `tools/bench/bench_narratives.sh`, which runs
+//! the same scoring with transformers in the same run.
 //!
 //! Usage: `bench_narratives MODEL_DIR DATA_JSONL ITEMS BATCH REPEATS`. Prints one JSON object: the
 //! best-of-REPEATS seconds, the items and the sum of the `lm` and `dcpmi` scores (a checksum).

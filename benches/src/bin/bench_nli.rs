@@ -1,5 +1,5 @@
 //! Throughput of sentence embeddings and pair classification on CPU, driven by
-//! `tools/bench_nli.sh` (which runs PyTorch on the same inputs in the same run).
+//! `tools/bench/bench_nli.sh` (which runs PyTorch on the same inputs in the same run).
 //!
 //! Usage: `bench_nli EMBED_MODEL_DIR CLS_MODEL_DIR SENTENCES_FILE BATCH_SIZE REPEATS N_PAIRS`
 //! (pairs: sentence i with sentence i + 1, for the first N_PAIRS sentences).

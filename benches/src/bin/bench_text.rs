@@ -1,4 +1,4 @@
-//! Timing driver for `tools/bench_text_metrics.py`: sentence chrF, sentence BLEU (sacreBLEU
+//! Timing driver for `tools/bench/bench_text_metrics.py`: sentence chrF, sentence BLEU (sacreBLEU
 //! settings) and corpus BLEU over line-aligned files, single-threaded; then corpus TER and a
 //! paired bootstrap of BLEU (two systems against a baseline, statistics extraction included) on
 //! the smaller files. Writes the per-line scores next to `OUT` and prints one JSON object with

@@ -1,6 +1,6 @@
-//! Timing driver for `tools/bench_wmd.py`: Word Mover's Distance of line-aligned, pre-tokenised
-//! (space-separated) hypothesis and reference files, on one thread and then on all cores (the
-//! two must agree bit for bit), with gensim's defaults
+//! Timing driver for `tools/bench/bench_wmd.py`: Word Mover's Distance of line-aligned,
+//! pre-tokenised (space-separated) hypothesis and reference files, on one thread and then on all
+//! cores (the two must agree bit for bit), with gensim's defaults
 //! (unit-normalised vectors). Writes one distance per line to `OUT` and prints one JSON object
 //! with the load and scoring times.
 //!

@@ -17,7 +17,8 @@ from typing import Any, List, Optional, Sequence
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-TOOLS = ROOT / "tools"
+# The fixture generators, whose sentence corpus and patched references the tests import.
+GENERATORS = ROOT / "tools" / "gen"
 NLI_FIXTURES = ROOT / "hauser-nli" / "tests" / "fixtures"
 METRIC_FIXTURES = ROOT / "figlang-metrics" / "tests" / "fixtures"
 STATS_FIXTURES = ROOT / "figlang-stats" / "tests" / "fixtures"
@@ -28,7 +29,7 @@ TEXT_TOL = 1e-9
 STAT_ABS = 1e-12
 P_REL = 1e-9
 
-sys.path.insert(0, str(TOOLS))
+sys.path.insert(0, str(GENERATORS))
 
 
 def cli_path() -> Path:
@@ -80,7 +81,7 @@ def write_lines(path: Path, lines: Sequence[str]) -> Path:
 
 @pytest.fixture(scope="session")
 def corpus() -> List[Any]:
-    """(hypothesis, [references]) items of the Rust golden tests (tools/text_metric_corpus.py)."""
+    """(hypothesis, [references]) items of the Rust golden tests (tools/gen/text_metric_corpus.py)."""
     import text_metric_corpus
 
     return text_metric_corpus.pairs()

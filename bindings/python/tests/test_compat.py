@@ -5,7 +5,7 @@ API's sacreBLEU names, against the real packages:
   hauser.compat.sacrebleu as sacrebleu`` prints the same bytes (sacreBLEU 2.4.3 from
   tools/requirements-python-tests.txt);
 - ``hauser.compat.bert_score.score`` gives bert_score 0.3.13's numbers of the committed
-  fixture (tools/gen_neural_metric_fixtures.py), within its 1e-5;
+  fixture (tools/gen/gen_neural_metric_fixtures.py), within its 1e-5;
 - ``hauser.metrics``: ``sentence_*`` on sacreBLEU's scale, ``refs_per_hyp``, ``str()``,
   ``force``, ``dir()``.
 """

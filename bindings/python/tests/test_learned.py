@@ -1,7 +1,7 @@
 """BLEURT and COMET (every unbabel-comet class, with the unified classes' error spans) on the
 tiny random-weight fixture models, against the reference values their generators stored
-(bleurt-pytorch: tools/gen_bleurt_fixture.py, tools/gen_bleurt20_fixtures.py; unbabel-comet
-2.2.7: tools/gen_comet_fixtures.py, tools/gen_comet_unified_fixtures.py), with the Rust tests'
+(bleurt-pytorch: tools/gen/gen_bleurt_fixture.py, tools/gen/gen_bleurt20_fixtures.py; unbabel-comet
+2.2.7: tools/gen/gen_comet_fixtures.py, tools/gen/gen_comet_unified_fixtures.py), with the Rust tests'
 tolerances, and against `hauser metric bleurt|comet` on the same inputs.
 """
 

@@ -1,7 +1,7 @@
 """BERTScorer, Perplexity and StyleClassifier on the tiny random-weight fixture models:
 
 - against bert_score 0.3.13 / transformers, through the committed fixtures they wrote
-  (tools/gen_neural_metric_fixtures.py; the Rust parity tests read the same files) with the
+  (tools/gen/gen_neural_metric_fixtures.py; the Rust parity tests read the same files) with the
   same tolerances (BERTScore 1e-5, perplexity 1e-4 relative), and live when those packages are
   installed (``HAUSER_PYTEST_NEURAL_REFS=1 bash tools/python-tests.sh``);
 - against `hauser metric bertscore|perplexity|style` on the same inputs (same numbers,

@@ -1,5 +1,5 @@
 """hauser.stats against SciPy 1.17.1, scikit-learn, statsmodels and krippendorff installed next to
-it (on the inputs of the Rust golden tests, tools/gen_stats_fixtures.py, plus seeded random
+it (on the inputs of the Rust golden tests, tools/gen/gen_stats_fixtures.py, plus seeded random
 data), with the golden tests' tolerances (statistic 1e-12 absolute, p-value 1e-9 relative); and
 `meta_eval` / `corr` against `hauser meta-eval` / `hauser corr` on the same table."""
 

@@ -18,7 +18,8 @@
 //! signature, for hypotheses against one or more line-aligned reference lists.
 //!
 //! Every score comes with a [`hauser_core::Signature`] ([`MetricScore`]). Golden tests in
-//! `figlang-metrics/tests/` compare with fixtures written by `tools/gen_text_metric_fixtures.py`.
+//! `figlang-metrics/tests/` compare with fixtures written by
+//! `tools/gen/gen_text_metric_fixtures.py`.
 
 mod adapters;
 pub mod bleu_nltk;

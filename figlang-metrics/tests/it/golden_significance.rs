@@ -2,7 +2,7 @@
 //! `--paired-ar` (seeds 12345 and 7, default and small sample counts, BLEU with four smoothings,
 //! chrF, chrF++, eps-smoothed chrF) on the per-segment statistics sacreBLEU computed, and
 //! rouge-score 0.1.2's `BootstrapAggregator` after `np.random.seed(...)`. Fixture written by
-//! `tools/gen_significance_fixture.py`. Tolerance 1e-9; on Linux/glibc (the libm CPython uses
+//! `tools/gen/gen_significance_fixture.py`. Tolerance 1e-9; on Linux/glibc (the libm CPython uses
 //! too) every value must be bit-equal. p-values are always compared exactly.
 
 use crate::common;

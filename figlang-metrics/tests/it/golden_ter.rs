@@ -1,7 +1,7 @@
 //! Golden test: TER against sacreBLEU 2.4.3 `TER` (sentence and corpus scores with their
 //! statistics and signatures, the Tercom tokenizer, under all 16 option combinations, and the
 //! cases of sacreBLEU's own `test/test_ter.py`). Tolerance 1e-9. Fixture written by
-//! `tools/gen_ter_fixture.py`.
+//! `tools/gen/gen_ter_fixture.py`.
 //!
 //! Also: hand-computed scores (so that a broken fixture cannot hide a bug), a literal
 //! transcription of sacreBLEU's algorithm as an oracle for the optimised edit distance and

@@ -1,4 +1,4 @@
-//! Word Mover's Distance against gensim 4.4.0 + POT 0.9.7 (`tools/gen_wmd_fixture.py`), on the
+//! Word Mover's Distance against gensim 4.4.0 + POT 0.9.7 (`tools/gen/gen_wmd_fixture.py`), on the
 //! fixture's random vectors read from each of the three file formats. Tolerance: 1e-9 relative
 //! (the issue asks for 1e-6; the exact solver and gensim's own float32 normalisation leave far
 //! less).

@@ -1,5 +1,5 @@
 //! Golden tests: WordNet synsets, names, definitions, simplified Lesk and Leacock-Chodorow
-//! similarity against NLTK 3.10.4 on WordNet 3.0 (tools/gen_wordnet_sim_fixture.py): names and
+//! similarity against NLTK 3.10.4 on WordNet 3.0 (tools/gen/gen_wordnet_sim_fixture.py): names and
 //! definitions equal, LCH within 1e-12. `#[ignore]`d and named `wordnet_*` (tools/test.sh runs
 //! them when the database is installed).
 

@@ -1,5 +1,5 @@
 //! Golden tests of the neural metrics against the Python reference (fixtures and versions:
-//! tools/gen_neural_metric_fixtures.py): BERTScore P/R/F1 of the tiny random BERT and RoBERTa
+//! tools/gen/gen_neural_metric_fixtures.py): BERTScore P/R/F1 of the tiny random BERT and RoBERTa
 //! models of hauser-nli and of all-MiniLM-L6-v2 (with and without IDF, rescaled, several
 //! references) within 1e-5 of `bert_score` 0.3.13; GPT-2 perplexities within 1e-4 (relative)
 //! of transformers.

@@ -1,5 +1,5 @@
 //! Golden tests of `figlang_stats` against SciPy / statsmodels / scikit-learn /
-//! krippendorff values stored by `tools/gen_stats_fixtures.py` (versions and tolerances are in
+//! krippendorff values stored by `tools/gen/gen_stats_fixtures.py` (versions and tolerances are in
 //! each fixture): statistics within 1e-12 absolute, p-values within 1e-9 relative.
 
 use figlang_stats::{fisher_z_interval, kendall_tau, pearson, spearman, Correlation, TauVariant};

@@ -1,6 +1,6 @@
 //! Golden tests of agreement, classification, ranking and Williams/McNemar statistics against
 //! statsmodels 0.15.0, scikit-learn, krippendorff 0.9.0 and SciPy 1.17.1
-//! (`tools/gen_stats_fixtures.py`).
+//! (`tools/gen/gen_stats_fixtures.py`).
 
 use figlang_stats::{
     classification_report, cohen_kappa, fleiss_kappa, krippendorff_alpha, leave_one_out, mcnemar,

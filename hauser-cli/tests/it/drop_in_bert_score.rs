@@ -1,5 +1,5 @@
 //! `hauser bert-score` against bert_score 0.3.13's own `bert-score` runs
-//! (tools/gen_bert_score_cli_fixtures.py): every case's standard output byte for byte, but for
+//! (tools/gen/gen_bert_score_cli_fixtures.py): every case's standard output byte for byte, but for
 //! the transformers version in the settings hash, which hauser replaces by its own
 //! (`hug_trans=hauser-X.Y.Z`), and a number one unit off in its sixth decimal (f64 against
 //! float32 arithmetic); and its exit status.

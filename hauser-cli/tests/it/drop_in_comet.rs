@@ -1,5 +1,5 @@
 //! `hauser comet-score` and `hauser comet-compare` against unbabel-comet 2.2.7's own runs
-//! (tools/gen_comet_cli_fixtures.py): every case's standard output, byte for byte, its exit
+//! (tools/gen/gen_comet_cli_fixtures.py): every case's standard output, byte for byte, its exit
 //! status, and the `--to_json` file it wrote: the same layout and texts, its full-precision
 //! scores equal to 1e-5 (they are float32 scores written with all their digits, and hauser's
 //! kernels are not PyTorch's: the last bits differ).

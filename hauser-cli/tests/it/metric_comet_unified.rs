@@ -1,6 +1,6 @@
 //! `hauser metric comet` on COMET's unified classes (CometKiwi's `unified_metric`,
 //! `xcomet_metric`): unbabel-comet 2.2.7's scores and error spans (hauser-nli's
-//! `comet-unified` fixture, tools/gen_comet_unified_fixtures.py), and the inputs each model
+//! `comet-unified` fixture, tools/gen/gen_comet_unified_fixtures.py), and the inputs each model
 //! takes or refuses.
 
 use std::path::{Path, PathBuf};

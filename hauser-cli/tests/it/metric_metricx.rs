@@ -1,5 +1,5 @@
 //! `hauser metric metricx` end to end on the tiny random mT5 regressors of hauser-nli's
-//! fixtures (tools/gen_metricx_fixtures.py, scored by google-research/metricx's own code):
+//! fixtures (tools/gen/gen_metricx_fixtures.py, scored by google-research/metricx's own code):
 //! every mode's scores within 1e-4, the signature and JSON, and the refusals (exit 2).
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! `hauser metric`'s options against sacreBLEU 2.4.3, rouge-score 0.1.2 and NLTK 3.10.4
-//! (tools/gen_metric_options_fixture.py, 1e-9): every flag a case names, the corpus statistics
+//! (tools/gen/gen_metric_options_fixture.py, 1e-9): every flag a case names, the corpus statistics
 //! of `--format json` and the per-hypothesis ones of `--sentence --format jsonl`, with empty
 //! and whitespace-only segments among the inputs.
 

@@ -1,5 +1,5 @@
 //! `hauser metric --confidence`, `--paired-bs` and `--paired-ar` against sacreBLEU 2.4.3 and
-//! rouge-score 0.1.2 (tools/gen_metric_significance_fixture.py): scores, means, intervals and
+//! rouge-score 0.1.2 (tools/gen/gen_metric_significance_fixture.py): scores, means, intervals and
 //! p-values for SACREBLEU_SEED 12345 and 7, 1e-9.
 
 use serde_json::Value;

@@ -1,5 +1,5 @@
 //! `hauser metric wmd`: distances against gensim 4.4.0 + POT 0.9.7 on the fixture vectors of
-//! figlang-metrics (`tools/gen_wmd_fixture.py`), output formats and errors.
+//! figlang-metrics (`tools/gen/gen_wmd_fixture.py`), output formats and errors.
 
 use std::path::PathBuf;
 use std::process::Output;

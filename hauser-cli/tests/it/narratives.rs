@@ -1,7 +1,7 @@
 //! `hauser narratives` end to end on the synthetic fixture of figlang-tasks
 //! (figlang-tasks/tests/fixtures/narratives) and the tiny models of hauser-nli:
-//! eval-gen against tools/narratives_eval_ref.py (the authors' evaluator's steps), zero-shot
-//! scores against tools/gen_zero_shot_fixture.py (surface-form-competition's scoring), one
+//! eval-gen against tools/gen/narratives_eval_ref.py (the authors' evaluator's steps), zero-shot
+//! scores against tools/gen/gen_zero_shot_fixture.py (surface-form-competition's scoring), one
 //! record per data line, labels never taken from upstream's test placeholder.
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! `hauser rerank`: COMET MBR and QE against unbabel-comet 2.2.7's own `comet.cli.mbr`
-//! functions (tools/gen_rerank_fixture.py), text-metric and MetricX MBR against `hauser metric`
+//! functions (tools/gen/gen_rerank_fixture.py), text-metric and MetricX MBR against `hauser metric`
 //! on every pair, and the records, refusals and output rules every JSONL command keeps.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! `hauser sacrebleu` against sacreBLEU 2.4.3's command line: every case that
-//! tools/gen_sacrebleu_cli_fixtures.py recorded (arguments, standard input, environment) is
+//! tools/gen/gen_sacrebleu_cli_fixtures.py recorded (arguments, standard input, environment) is
 //! replayed in the fixture folder, and standard output must be the same bytes and the exit
 //! status the same. Standard error is sacreBLEU's log: not compared.
 

@@ -1,4 +1,4 @@
-//! Golden tests against values produced by the reference tools (see tools/kb_golden.py).
+//! Golden tests against values produced by the reference tools (see tools/gen/kb_golden.py).
 
 use hauser_kb::clean::{Normalizer, Role};
 use hauser_kb::hash::{xxh64, Xxh64};

@@ -1,5 +1,5 @@
 //! BLEURT (BERT-based, bleurt-pytorch's BleurtForSequenceClassification layout) against
-//! bleurt-pytorch on a tiny random model (tools/gen_bleurt_fixture.py).
+//! bleurt-pytorch on a tiny random model (tools/gen/gen_bleurt_fixture.py).
 
 use hauser_nli::{LoadOptions, ModelSource, SequenceClassifier};
 

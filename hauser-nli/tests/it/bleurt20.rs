@@ -1,6 +1,6 @@
 //! BLEURT-20 forms (factorised embeddings, the distilled shape) with their SentencePiece
 //! tokenizer (`spm.model`, bleurt-pytorch's BleurtSPTokenizer) against bleurt-pytorch and the
-//! `sentencepiece` library on tiny random models (tools/gen_bleurt20_fixtures.py): ids exact,
+//! `sentencepiece` library on tiny random models (tools/gen/gen_bleurt20_fixtures.py): ids exact,
 //! scores within 1e-4.
 
 use hauser_nli::{ModelSource, SequenceClassifier};

@@ -1,5 +1,5 @@
 //! Multiple-choice heads against transformers' `BertForMultipleChoice` and
-//! `RobertaForMultipleChoice` (tools/gen_choice_fixtures.py), 1e-4.
+//! `RobertaForMultipleChoice` (tools/gen/gen_choice_fixtures.py), 1e-4.
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! COMET against unbabel-comet 2.2.7 on tiny random models (tools/gen_comet_fixtures.py).
+//! COMET against unbabel-comet 2.2.7 on tiny random models (tools/gen/gen_comet_fixtures.py).
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! Decoding against transformers on the tiny GPT-2 (tools/gen_generate_fixture.py): greedy
+//! Decoding against transformers on the tiny GPT-2 (tools/gen/gen_generate_fixture.py): greedy
 //! `generate` tokens exactly, the summed-logits ensemble against a reference loop, and the
 //! top-k distribution on fixed logits.
 #![allow(clippy::unwrap_used)]

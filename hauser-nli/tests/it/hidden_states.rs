@@ -1,5 +1,5 @@
 //! Hidden states of every layer against transformers' `output_hidden_states=True`
-//! (tools/gen_tiny_models.py), 1e-4 absolute, for every encoder architecture: single inputs,
+//! (tools/gen/gen_tiny_models.py), 1e-4 absolute, for every encoder architecture: single inputs,
 //! pairs, and padded mixed-length batches (only real tokens are compared: the reference stores
 //! each padded row cut to its attention mask). Layer 0 is the embedding output.
 #![allow(clippy::unwrap_used)]

@@ -1,5 +1,5 @@
 //! Masked-LM heads (BERT, RoBERTa, ALBERT) and ALBERT's encoder against transformers'
-//! `*ForMaskedLM` / `AlbertForSequenceClassification` (tools/gen_mlm_fixtures.py), 1e-4.
+//! `*ForMaskedLM` / `AlbertForSequenceClassification` (tools/gen/gen_mlm_fixtures.py), 1e-4.
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;

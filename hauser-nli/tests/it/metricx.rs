@@ -1,5 +1,5 @@
 //! MetricX-23/24 on tiny random mT5 regressors against the google-research/metricx code
-//! (tools/gen_metricx_fixtures.py): the T5 tokenizer's ids exactly (spiece.model converted as
+//! (tools/gen/gen_metricx_fixtures.py): the T5 tokenizer's ids exactly (spiece.model converted as
 //! transformers converts it, and tokenizer.json), predict.py's inputs (templates, truncation,
 //! EOS removal) exactly, logits and clamped scores within 1e-4 in every mode; a changed
 //! template, bucket setting, feed-forward kind, tie or sentinel lookup disagrees or is refused.

@@ -1,4 +1,4 @@
-//! Tiny random-weight models against transformers' outputs (tools/gen_tiny_models.py), 1e-4:
+//! Tiny random-weight models against transformers' outputs (tools/gen/gen_tiny_models.py), 1e-4:
 //! logits, token ids, truncation. Hidden states: `tests/hidden_states.rs`.
 #![allow(clippy::unwrap_used)]
 

@@ -1,6 +1,6 @@
 //! XLM-R's `sentencepiece.bpe.model` without a `tokenizer.json` (microsoft/infoxlm-large,
 //! facebook/xlm-roberta-xl) against transformers' XLMRobertaTokenizerFast converting it
-//! (tools/gen_xlmr_spm_fixtures.py): ids of texts and pairs, whole and truncated, and with a
+//! (tools/gen/gen_xlmr_spm_fixtures.py): ids of texts and pairs, whole and truncated, and with a
 //! tokenizer_config.json naming special tokens, exactly; a COMET model whose encoder has only
 //! that file predicts exactly as with the `tokenizer.json` transformers converted; what this
 //! reader cannot convert as transformers does is refused naming the file.

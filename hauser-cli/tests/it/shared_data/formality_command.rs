@@ -1,11 +1,12 @@
 //! `hauser formality reproduce` on the released formality files (../shared/data/formality;
 //! `#[ignore]`d: tools/test.sh runs it when the data is there). Every number it prints that the
 //! paper reports is checked within 0.005, and every correlation against the authors' scripts
-//! as tools/formality_tables.py runs them (NumPy 1.26 / SciPy), within 1e-12.
+//! as tools/gen/formality_tables.py runs them (NumPy 1.26 / SciPy), within 1e-12.
 
 use crate::common::{run, shared_data};
 
-/// (table, row, system r, segment tau, sources with a defined tau) from tools/formality_tables.py.
+/// (table, row, system r, segment tau, sources with a defined tau) from
+/// tools/gen/formality_tables.py.
 const AUTHORS: [(&str, &str, f64, f64, usize); 14] = [
     (
         "style",

@@ -92,7 +92,7 @@ fn creativity_from_spgc_kb_correlates_with_human_creativity() {
 const PEARSON_FLOOR: f64 = 0.47;
 const SPEARMAN_FLOOR: f64 = 0.47;
 
-/// Parity with the reference method: tools/kb_pandas_ref.py re-runs the HAUSER scorers' pandas
+/// Parity with the reference method: tools/gen/kb_pandas_ref.py re-runs the HAUSER scorers' pandas
 /// filters on a DataFrame built from the same SPGC rows; every raw score must agree to 1e-12.
 #[test]
 #[ignore = "needs ../shared/data"]

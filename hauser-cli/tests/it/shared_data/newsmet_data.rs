@@ -1,7 +1,7 @@
 //! NewsMet on ../shared/data/newsmet (`#[ignore]`d: tools/test.sh runs it when the data is there):
 //! the families of the goldplus files give the paper's Table 2 counts and candidate statistics,
 //! and `hauser newsmet eval` equals scikit-learn and statsmodels on the released test sets
-//! (tools/gen_newsmet_fixture.py, 1e-12).
+//! (tools/gen/gen_newsmet_fixture.py, 1e-12).
 
 use std::path::PathBuf;
 
@@ -154,7 +154,7 @@ fn wordnet_release_families_diversity_equals_nltk() {
         .unwrap(),
     )
     .unwrap();
-    // The families' candidates, as tools/newsmet_diversity_ref.py builds them.
+    // The families' candidates, as tools/gen/newsmet_diversity_ref.py builds them.
     let mut input = String::new();
     for split in ["train", "val", "test"] {
         let path = shared_data(&format!("newsmet/{split}_goldplus.csv"));
@@ -202,7 +202,7 @@ fn wordnet_release_families_diversity_equals_nltk() {
     assert_eq!(differ, 0, "{differ} of 711 families differ from NLTK");
 }
 
-/// The released families as `hauser newsmet diversity` input (as tools/newsmet_diversity_ref.py
+/// The released families as `hauser newsmet diversity` input (as tools/gen/newsmet_diversity_ref.py
 /// builds them), one JSON line each.
 fn release_families_jsonl() -> String {
     let mut input = String::new();

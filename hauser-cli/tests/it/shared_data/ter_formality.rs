@@ -1,6 +1,7 @@
 //! `hauser metric ter` on the formality-transfer outputs (../shared/data/formality, `#[ignore]`d:
 //! tools/test.sh runs it when the data is there) equals sacreBLEU 2.4.3's TER
-//! (tools/gen_ter_formality_fixture.py), corpus and sentence level, default and normalized, 1e-9.
+//! (tools/gen/gen_ter_formality_fixture.py), corpus and sentence level, default and normalized,
+//! 1e-9.
 
 use serde_json::Value;
 

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""The reference side of tools/bench/bench_learned.sh (docs/PERFORMANCE.md, "Learned metrics"):
+random-weight models of the released models' shapes, and the reference packages' scoring time on
+the same inputs as hauser's `bench_learned` driver.
+
+    python tools/bench/bench_learned.py prepare OUT N      models and N input triples under OUT
+    python tools/bench/bench_learned.py time OUT KIND BATCH REPEATS
+                                                     one JSON line: load, best-of-REPEATS seconds
+
+KIND: `bleurt` (bleurt-pytorch, BleurtSPTokenizer: a BLEURT-20-D12-shaped model, 12 layers of
+768 with 128-wide factorised embeddings), `kiwi` (unbabel-comet 2.2.7 `unified_metric` [mt, src],
+CometKiwi's head on an XLM-R base-shaped encoder), `xcomet` (`xcomet_metric` on an XLM-RoBERTa
+XL-layout encoder of base shape, with source and reference) and `metricx` (the metricx
+repository's MT5ForRegression, mT5-base-shaped, MetricX-24 with reference and source). The
+vocabularies are the test fixtures' small ones (texts become more tokens than with the real
+ones, the same on both sides); layer shapes are what costs the time. Weights are random: the
+benchmark measures throughput, and the sums of the scores of both sides are compared.
+
+Runs in the venv of tools/requirements-comet.txt, with the metricx repository on PYTHONPATH for
+`metricx` (see tools/gen/gen_metricx_fixtures.py).
+"""
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+try:
+    from sentencepiece import sentencepiece_model_pb2  # noqa: F401
+except ImportError:
+    # As in tools/gen/gen_metricx_fixtures.py: sentencepiece 0.2's module needs protobuf >= 5,
+    # transformers ships the same classes for protobuf 4.
+    from transformers.utils import sentencepiece_model_pb2_new
+
+    sys.modules["sentencepiece.sentencepiece_model_pb2"] = sentencepiece_model_pb2_new
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "hauser-nli" / "tests" / "fixtures"
+WORDS = (
+    "the a boy girl ran walked like as wind river fast slow quiet mouse house old night cold city "
+    "never sleeps storm anger rose inside him her voice thundered through empty hall markets tumble "
+    "rates rise fall again time thief steals hours day life journey road light star sun morning "
+    "bright brave strong lion battle numbers symbols appear too and or but with without over under"
+).split()
+
+
+def sentences(n, seed):
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 30))).capitalize() + "." for _ in range(n)]
+
+
+@contextlib.contextmanager
+def inside(d):
+    d.mkdir(parents=True, exist_ok=True)
+    cwd = os.getcwd()
+    os.chdir(d)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
+
+
+def randomise(model, scale=0.05):
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if "LayerNorm" in n or "layer_norm" in n:
+                continue
+            p.copy_(scale * torch.randn_like(p))
+
+
+def prepare_bleurt(out):
+    from bleurt_pytorch import BleurtConfig, BleurtForSequenceClassification
+
+    d = out / "bleurt"
+    d.mkdir(parents=True, exist_ok=True)
+    for f in ("spm.model", "tokenizer_config.json"):
+        shutil.copy(FIX / "bleurt-20" / f, d / f)
+    cfg = json.loads((FIX / "bleurt-20" / "config.json").read_text())
+    config = BleurtConfig(
+        vocab_size=cfg["vocab_size"], embedding_size=128, hidden_size=768, num_hidden_layers=12,
+        num_attention_heads=12, intermediate_size=3072, max_position_embeddings=512, num_labels=1,
+    )
+    torch.manual_seed(1)
+    m = BleurtForSequenceClassification(config)
+    randomise(m)
+    m.save_pretrained(d, safe_serialization=True)
+    (d / "tokenizer_config.json").write_text(json.dumps({"do_lower_case": False, "model_max_length": 512,
+                                                        "tokenizer_class": "BleurtSPTokenizer"}))
+
+
+def comet_encoder(d, xl):
+    from transformers import XLMRobertaConfig, XLMRobertaXLConfig
+
+    d.mkdir(parents=True, exist_ok=True)
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(FIX / "xlm-roberta" / f, d / f)
+    cls = XLMRobertaXLConfig if xl else XLMRobertaConfig
+    cls(vocab_size=300, hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072,
+        max_position_embeddings=514, type_vocab_size=1, pad_token_id=1, bos_token_id=0, eos_token_id=2,
+        layer_norm_eps=1e-5).save_pretrained(d)
+
+
+def prepare_comet(out, name, xl):
+    import pytorch_lightning as ptl
+    import yaml
+    from comet.models import UnifiedMetric, XCOMETMetric
+
+    comet_encoder(out / f"encoder-{name}", xl)
+    hp = dict(encoder_model="XLM-RoBERTa-XL" if xl else "XLM-RoBERTa", pretrained_model=f"../encoder-{name}",
+              hidden_sizes=[3072, 1024], activations="Tanh", final_activation=None, sent_layer="mix",
+              layer_transformation="sparsemax", layer_norm=False, load_pretrained_weights=False)
+    if xl:
+        cls, hp = XCOMETMetric, dict(hp, word_layer=12, error_labels=["minor", "major", "critical"])
+    else:
+        cls, hp = UnifiedMetric, dict(hp, input_segments=["mt", "src"], word_level_training=False)
+    torch.manual_seed(2)
+    with inside(out / name):
+        model = cls(**hp)
+    randomise(model)
+    d = out / name
+    (d / "checkpoints").mkdir(parents=True, exist_ok=True)
+    hparams = {"class_identifier": "xcomet_metric" if xl else "unified_metric", **dict(model.hparams)}
+    for k in ("load_pretrained_weights", "local_files_only"):
+        hparams.pop(k, None)
+    (d / "hparams.yaml").write_text(yaml.dump(hparams))
+    torch.save({"epoch": 0, "global_step": 0, "pytorch-lightning_version": ptl.__version__,
+                "state_dict": model.state_dict(), "hparams_name": "kwargs",
+                "hyper_parameters": dict(model.hparams)}, d / "checkpoints" / "model.ckpt")
+
+
+def prepare_metricx(out):
+    from transformers import MT5Config, MT5ForConditionalGeneration
+
+    d = out / "metricx"
+    d.mkdir(parents=True, exist_ok=True)
+    for f in ("spiece.model", "tokenizer_config.json", "special_tokens_map.json"):
+        shutil.copy(FIX / "metricx" / f, d / f)
+    small = json.loads((FIX / "metricx" / "config.json").read_text())
+    config = MT5Config(vocab_size=small["vocab_size"], d_model=768, d_kv=64, d_ff=2048, num_layers=12,
+                       num_decoder_layers=12, num_heads=12, feed_forward_proj="gated-gelu",
+                       tie_word_embeddings=False, dropout_rate=0.0, decoder_start_token_id=0,
+                       pad_token_id=0, eos_token_id=1)
+    torch.manual_seed(3)
+    m = MT5ForConditionalGeneration(config)
+    randomise(m)
+    m.save_pretrained(d, safe_serialization=True)
+
+
+def prepare(out, n):
+    out.mkdir(parents=True, exist_ok=True)
+    src, mt, ref = sentences(n, 1), sentences(n, 2), sentences(n, 3)
+    with open(out / "inputs.jsonl", "w") as f:
+        for s, m, r in zip(src, mt, ref):
+            f.write(json.dumps({"src": s, "mt": m, "ref": r}) + "\n")
+    prepare_bleurt(out)
+    prepare_comet(out, "kiwi", xl=False)
+    prepare_comet(out, "xcomet", xl=True)
+    prepare_metricx(out)
+
+
+def rows(out):
+    return [json.loads(line) for line in (out / "inputs.jsonl").read_text().splitlines()]
+
+
+def timed(load, score, repeats):
+    t = time.perf_counter()
+    state = load()
+    loaded = time.perf_counter() - t
+    best, total = float("inf"), 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        scores = score(state)
+        best = min(best, time.perf_counter() - t)
+        total = float(sum(scores))
+    return {"load": loaded, "seconds": best, "checksum": total}
+
+
+def time_bleurt(out, data, batch, repeats):
+    from bleurt_pytorch import BleurtForSequenceClassification, BleurtTokenizer
+
+    d = out / "bleurt"
+
+    def load():
+        return BleurtTokenizer.from_pretrained(str(d)), BleurtForSequenceClassification.from_pretrained(d).eval()
+
+    def score(state):
+        tok, model = state
+        scores = []
+        with torch.no_grad():
+            for i in range(0, len(data), batch):
+                part = data[i:i + batch]
+                enc = tok([r["ref"] for r in part], [r["mt"] for r in part], padding="longest",
+                          truncation="longest_first", max_length=512, return_tensors="pt")
+                scores += model(**enc).logits.flatten().tolist()
+        return scores
+
+    return timed(load, score, repeats)
+
+
+def time_comet(out, name, data, batch, repeats, with_ref):
+    from comet import load_from_checkpoint
+
+    def load():
+        with inside(out / name):
+            return load_from_checkpoint("checkpoints/model.ckpt")
+
+    samples = [{"src": r["src"], "mt": r["mt"], **({"ref": r["ref"]} if with_ref else {})} for r in data]
+
+    def score(model):
+        return model.predict(samples, batch_size=batch, gpus=0, progress_bar=False).scores
+
+    return timed(load, score, repeats)
+
+
+def time_metricx(out, data, batch, repeats):
+    import transformers
+    from metricx24 import models
+
+    d = out / "metricx"
+
+    def load():
+        tok = transformers.AutoTokenizer.from_pretrained(d)
+        model = models.MT5ForRegression.from_pretrained(d).eval()
+        # The tiny vocabulary has no id 250089: read the model's own <extra_id_10> there, as
+        # tools/gen/gen_metricx_fixtures.py does (a column copy, no extra compute).
+        token = tok.convert_tokens_to_ids("<extra_id_10>")
+        head = model.lm_head
+
+        class Head(torch.nn.Module):
+            def forward(self, x):
+                logits = head(x)
+                pad = torch.zeros(*logits.shape[:-1], 250090 - logits.shape[-1])
+                out = torch.cat([logits, pad], dim=-1)
+                out[..., 250089] = logits[..., token]
+                return out
+
+        model.lm_head = Head()
+        model.config.use_cache = False
+        return tok, model
+
+    def score(state):
+        tok, model = state
+        scores = []
+        texts = [f"source: {r['src']} candidate: {r['mt']} reference: {r['ref']}" for r in data]
+        with torch.no_grad():
+            for i in range(0, len(texts), batch):
+                enc = tok(texts[i:i + batch], max_length=1536, truncation=True)
+                ids = [x[:-1] for x in enc["input_ids"]]  # predict.py removes the EOS
+                width = max(len(x) for x in ids)
+                input_ids = torch.tensor([x + [0] * (width - len(x)) for x in ids])
+                mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids])
+                scores += model(input_ids=input_ids, attention_mask=mask).predictions.tolist()
+        return scores
+
+    return timed(load, score, repeats)
+
+
+def main():
+    cmd, out = sys.argv[1], Path(sys.argv[2])
+    if cmd == "prepare":
+        prepare(out, int(sys.argv[3]))
+        return
+    kind, batch, repeats = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    torch.set_num_threads(os.cpu_count())
+    data = rows(out)
+    if kind == "bleurt":
+        r = time_bleurt(out, data, batch, repeats)
+    elif kind == "kiwi":
+        r = time_comet(out, "kiwi", data, batch, repeats, with_ref=False)
+    elif kind == "xcomet":
+        r = time_comet(out, "xcomet", data, batch, repeats, with_ref=True)
+    elif kind == "metricx":
+        r = time_metricx(out, data, batch, repeats)
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    print(json.dumps(dict(r, n=len(data), torch=torch.__version__, threads=torch.get_num_threads())))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Learned-metric benchmark (docs/PERFORMANCE.md, "Learned metrics"): BLEURT-20-D12-shaped,
+# CometKiwi (unified_metric) and XCOMET (XLM-R XL layout) on base-shaped encoders, and
+# MetricX-24 on an mT5-base-shaped model, all with random weights, on CPU: hauser's release
+# `bench_learned` driver side by side with bleurt-pytorch, unbabel-comet 2.2.7 and the metricx
+# repository (tools/bench/bench_learned.py) in one run.
+#
+# Usage: bash tools/bench/bench_learned.sh [N=256] [BATCH=32] [REPEATS=2] [KINDS="bleurt kiwi xcomet metricx"]
+# Needs: the venv of tools/requirements-comet.txt (PYTHON, default .cache/pycomet/bin/python)
+# and, for metricx, the metricx repository at the commit of tools/gen/gen_metricx_fixtures.py on
+# METRICX_PATH (default .cache/metricx).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+N="${1:-256}"
+BATCH="${2:-32}"
+REPEATS="${3:-2}"
+KINDS="${4:-bleurt kiwi xcomet metricx}"
+PY="${PYTHON:-.cache/pycomet/bin/python}"
+OUT=.cache/bench-learned
+export PYTHONPATH="${METRICX_PATH:-$PWD/.cache/metricx}${PYTHONPATH:+:$PYTHONPATH}"
+[ -f "$OUT/inputs.jsonl" ] && [ "$(wc -l < "$OUT/inputs.jsonl")" -eq "$N" ] || "$PY" tools/bench/bench_learned.py prepare "$OUT" "$N"
+cargo build --quiet --release -p hauser-benches --bin bench_learned
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $N segments, batch $BATCH, best of $REPEATS"
+echo "| model (random weights, released shape) | hauser s | reference s | reference / hauser | checksums |"
+echo "|---|---|---|---|---|"
+for kind in $KINDS; do
+    case $kind in
+        bleurt) ours=bleurt; dir=$OUT/bleurt; what="BLEURT-20-D12 shape (bleurt-pytorch)" ;;
+        kiwi) ours=comet; dir=$OUT/kiwi; what="CometKiwi, XLM-R base shape (unbabel-comet)" ;;
+        xcomet) ours=comet; dir=$OUT/xcomet; what="XCOMET, XLM-R XL layout at base shape (unbabel-comet)" ;;
+        metricx) ours=metricx; dir=$OUT/metricx; what="MetricX-24, mT5-base shape (metricx repository)" ;;
+    esac
+    h=$(target/release/bench_learned "$ours" "$dir" "$OUT/inputs.jsonl" "$BATCH" "$REPEATS")
+    p=$("$PY" tools/bench/bench_learned.py time "$OUT" "$kind" "$BATCH" "$REPEATS" 2>/dev/null | tail -1)
+    "$PY" - "$what" "$h" "$p" <<'PY'
+import json, sys
+what, h, p = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+print(f"| {what} | {h['seconds']:.2f} | {p['seconds']:.2f} | {p['seconds'] / h['seconds']:.2f}x | {h['checksum']:.4f} / {p['checksum']:.4f} |")
+PY
+done
