@@ -3,7 +3,7 @@
 
 Writes small inputs (under 4 KiB, the fuzzers' -max_len) into fuzz/corpus/TARGET/, a folder git
 ignores: the shared data is never copied into the repository. Targets whose first byte selects
-options (see hauser-cli/tests/it/fuzz/targets.rs) get one seed per useful option value. The
+options (see fuzz/src/targets.rs) get one seed per useful option value. The
 kb_index seeds are real index files, built with the `hauser` binary when one is found
 ($HAUSER_BIN, else target/debug/hauser or target/release/hauser).
 

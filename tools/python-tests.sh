@@ -73,4 +73,4 @@ fi
 echo "python-tests: mypy --strict and stubtest pass ($SECONDS s)"
 
 cd "$wheels"
-"$py" -m pytest -q -p no:cacheprovider --rootdir "$root/bindings/python" "$root/bindings/python/tests" "$@"
+"$py" -m pytest -q -p no:cacheprovider --durations=5 --rootdir "$root/bindings/python" "$root/bindings/python/tests" "$@"

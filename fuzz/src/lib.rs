@@ -1,4 +1,4 @@
-//! The fuzz targets' bodies, shared with `hauser-cli`'s tests (`tests/it/fuzz/`), which replay
-//! the committed seeds and crash reproducers through them on every `cargo test`.
-#[path = "../../hauser-cli/tests/it/fuzz/targets.rs"]
+//! The fuzz targets' bodies (`targets`), one function per target. `hauser-cli`'s tests
+//! (`tests/it/fuzz/`) include the same module and replay the committed seeds and crash
+//! reproducers through it on every `cargo test`, without the instrumented build.
 pub mod targets;

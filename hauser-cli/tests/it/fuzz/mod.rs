@@ -3,6 +3,9 @@
 //! target fail, without building the instrumented fuzzer. `HAUSER_FUZZ_CORPUS=DIR` replays a
 //! larger corpus too (one folder per target, as `tools/fuzz.sh` writes them).
 
+// The bodies live in the fuzz crate (outside the workspace, so `cargo test` never builds
+// libFuzzer); this test compiles the same files against the workspace's crates.
+#[path = "../../../../fuzz/src/targets.rs"]
 pub mod targets;
 
 use std::path::{Path, PathBuf};

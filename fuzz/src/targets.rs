@@ -1,7 +1,7 @@
 //! The bodies of the fuzz targets, one function per target taking the fuzzer's bytes.
 //!
-//! Two builds include this file: the coverage-guided fuzzer (`fuzz/`, outside the workspace,
-//! one libFuzzer binary per function) and this crate's tests (`fuzz::replay`), which run every
+//! Two builds include this file: the coverage-guided fuzzer (this crate, outside the workspace,
+//! one libFuzzer binary per function) and `hauser-cli`'s tests (`fuzz::replay`), which run every
 //! committed seed and crash reproducer through the same functions on each `cargo test`. A
 //! target fails by panicking: either the code under test panicked on a user's bytes, or one of
 //! the invariants asserted here (records in = records out, index answers = naive answers, scores
