@@ -94,8 +94,11 @@ fn err(e: MetricError) -> CliError {
     CliError::Usage(e.to_string())
 }
 
+/// `n` resamples seeded as sacreBLEU seeds them: the program reads `SACREBLEU_SEED`, the
+/// library parses it.
 fn resampling(n: usize) -> Result<Resampling, CliError> {
-    Resampling::from_env(n).map_err(err)
+    let value = std::env::var("SACREBLEU_SEED").ok();
+    Resampling::with_sacrebleu_seed(n, value.as_deref()).map_err(err)
 }
 
 /// `--confidence`: the corpus line with the interval, its sample count and seed

@@ -5,16 +5,14 @@ use hauser_core::Signature;
 use serde_json::{json, Value};
 
 use super::bleu_nltk::{NltkBleu, NltkBleuDetails};
-use super::bleu_sacre::{BleuDetails, SacreBleu};
-use super::chrf::Chrf;
 use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
 use super::interface::{score_only, Details, Resampled, Scale, TextMetric};
 use super::meteor::Meteor;
 use super::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
 use super::score::MetricScore;
-use super::significance::{bleu_stats_row, StatsScorer};
-use super::ter::{Ter, TerStats};
+use super::significance::StatsScorer;
+use super::summed::SummedStats;
 
 /// The references of each hypothesis (`per_hyp[i][k] = refs[k][i]`), after checking that every
 /// list is line-aligned with the hypotheses and, when `required`, that there is one.
@@ -74,58 +72,38 @@ fn object(value: impl serde::Serialize) -> Details {
     }
 }
 
-/// The scale of the sentence scores of the metrics whose corpus score is 0-100, named in their
-/// sentence signatures.
-const SENTENCE_SCALE: &str = "0-1";
-
-/// sacreBLEU BLEU: corpus BLEU (0-100); sentence scores with effective order, divided by 100.
+/// A metric of summed statistics ([`SummedStats`]: sacreBLEU's BLEU, chrF and TER), under its
+/// registry name: the corpus score (0-100) from summed statistics, sentence scores with the
+/// sentence settings divided by 100 (the 0-1 scale their signature names), each segment's
+/// statistics for the resampling tests.
 #[derive(Debug, Clone)]
-pub(crate) struct Bleu {
-    pub corpus: SacreBleu,
+pub(crate) struct Summed<M> {
+    pub name: &'static str,
+    pub metric: M,
 }
 
-impl Bleu {
-    /// sacreBLEU's `sentence_score` settings: effective order on.
-    fn sentence_cfg(&self) -> SacreBleu {
-        SacreBleu {
-            effective_order: true,
-            ..self.corpus.clone()
-        }
-    }
-
-    fn bleu_details(d: BleuDetails, divisor: f64) -> Details {
-        let verbose = d.verbose();
-        let mut m = object(&d);
-        m.insert("score".into(), json!(d.score / divisor));
-        m.insert("verbose_score".into(), json!(verbose));
-        m
-    }
-}
-
-impl TextMetric for Bleu {
+impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
     fn name(&self) -> &str {
-        "bleu"
+        self.name
     }
     fn scale(&self) -> Scale {
         Scale::Percent
     }
     fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.corpus.signature(n_refs)
+        self.metric.corpus_signature(n_refs)
     }
     fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.sentence_cfg()
-            .signature(n_refs)
-            .with("scale", SENTENCE_SCALE)
+        self.metric.sentence_signature(n_refs)
     }
     fn sentence_scores(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        let sentence = self.sentence_cfg();
+        let sentence = self.metric.for_sentences();
         // Straight from the statistics: a per-sentence `MetricScore` would clone a signature
         // per hypothesis, a fifth of the cost of a short sentence.
-        per_segment("bleu", hyps, refs, |h, r| {
+        per_segment(self.name, hyps, refs, |h, r| {
             sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0
         })
     }
@@ -134,9 +112,9 @@ impl TextMetric for Bleu {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        per_segment("bleu", hyps, refs, |h, r| {
-            self.corpus
-                .score_from_stats(&self.corpus.segment_stats(h, r))
+        per_segment(self.name, hyps, refs, |h, r| {
+            self.metric
+                .score_from_stats(&self.metric.segment_stats(h, r))
         })
     }
     fn sentence_details(
@@ -144,107 +122,11 @@ impl TextMetric for Bleu {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Details>, MetricError> {
-        let sentence = self.sentence_cfg();
-        per_segment("bleu", hyps, refs, |h, r| {
-            Self::bleu_details(sentence.details(&sentence.segment_stats(h, r)), 100.0)
-        })
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
-        self.corpus.corpus(hyps, &per)
-    }
-    fn corpus_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<(MetricScore, Details), MetricError> {
-        let per = per_hyp_refs("bleu", hyps, refs, true)?;
-        let d = self.corpus.details(&self.corpus.corpus_stats(hyps, &per));
-        let score = MetricScore::new(d.score, self.corpus.signature(refs.len()));
-        Ok((score, Self::bleu_details(d, 1.0)))
-    }
-    fn resampled(&self) -> Option<&dyn Resampled> {
-        Some(self)
-    }
-}
-
-impl Resampled for Bleu {
-    fn scorer(&self) -> &dyn StatsScorer {
-        &self.corpus
-    }
-    fn stats_rows(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Vec<f64>>, MetricError> {
-        per_segment("bleu", hyps, refs, |h, r| {
-            bleu_stats_row(&self.corpus.segment_stats(h, r))
-        })
-    }
-}
-
-/// chrF / chrF++: corpus chrF (0-100); sentence scores on sacreBLEU 1.x's 0-1 scale.
-#[derive(Debug, Clone)]
-pub(crate) struct ChrfMetric {
-    pub name: &'static str,
-    pub cfg: Chrf,
-}
-
-impl ChrfMetric {
-    fn chrf_details(&self, stats: Vec<usize>, divisor: f64) -> Details {
-        let mut m = score_only(self.cfg.score_from_stats(&stats) / divisor);
-        m.insert("char_order".into(), json!(self.cfg.char_order));
-        m.insert("word_order".into(), json!(self.cfg.word_order));
-        m.insert("beta".into(), json!(self.cfg.beta));
-        // sacreBLEU's statistics: per order (characters, then words) hypothesis n-grams,
-        // reference n-grams, matches.
-        m.insert("stats".into(), json!(stats));
-        m
-    }
-}
-
-impl TextMetric for ChrfMetric {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn scale(&self) -> Scale {
-        Scale::Percent
-    }
-    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.cfg.signature(n_refs, Scale::Percent.as_str())
-    }
-    fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.cfg.signature(n_refs, SENTENCE_SCALE)
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
+        let sentence = self.metric.for_sentences();
         per_segment(self.name, hyps, refs, |h, r| {
-            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
-        })
-    }
-    fn segment_corpus_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        per_segment(self.name, hyps, refs, |h, r| {
-            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r))
-        })
-    }
-    fn sentence_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Details>, MetricError> {
-        per_segment(self.name, hyps, refs, |h, r| {
-            self.chrf_details(self.cfg.segment_stats(h, r), 100.0)
+            let stats = sentence.segment_stats(h, r);
+            let score = sentence.score_from_stats(&stats) / 100.0;
+            sentence.details(&stats, score)
         })
     }
     fn corpus_score(
@@ -253,7 +135,7 @@ impl TextMetric for ChrfMetric {
         refs: &[Vec<String>],
     ) -> Result<MetricScore, MetricError> {
         let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        self.cfg.corpus(hyps, &per)
+        self.metric.corpus(hyps, &per)
     }
     fn corpus_details(
         &self,
@@ -261,21 +143,22 @@ impl TextMetric for ChrfMetric {
         refs: &[Vec<String>],
     ) -> Result<(MetricScore, Details), MetricError> {
         let per = per_hyp_refs(self.name, hyps, refs, true)?;
-        let total = self.cfg.corpus_stats(hyps, &per);
-        let score = MetricScore::new(
-            self.cfg.score_from_stats(&total),
-            self.signature(hyps.len(), refs.len()),
-        );
-        Ok((score, self.chrf_details(total, 1.0)))
+        let total = self.metric.corpus_stats(hyps, &per);
+        let score = self.metric.score_from_stats(&total);
+        let details = self.metric.details(&total, score);
+        Ok((
+            MetricScore::new(score, self.metric.corpus_signature(refs.len())),
+            details,
+        ))
     }
     fn resampled(&self) -> Option<&dyn Resampled> {
         Some(self)
     }
 }
 
-impl Resampled for ChrfMetric {
+impl<M: SummedStats + StatsScorer + 'static> Resampled for Summed<M> {
     fn scorer(&self) -> &dyn StatsScorer {
-        &self.cfg
+        &self.metric
     }
     fn stats_rows(
         &self,
@@ -283,8 +166,7 @@ impl Resampled for ChrfMetric {
         refs: &[Vec<String>],
     ) -> Result<Vec<Vec<f64>>, MetricError> {
         per_segment(self.name, hyps, refs, |h, r| {
-            let stats = self.cfg.segment_stats(h, r);
-            stats.into_iter().map(|v| v as f64).collect()
+            self.metric.stats_row(self.metric.segment_stats(h, r))
         })
     }
 }
@@ -520,103 +402,5 @@ impl TextMetric for SelfBleuMetric {
             mean(scores.into_iter()),
             self.signature(hyps.len(), refs.len()),
         ))
-    }
-}
-
-/// sacreBLEU TER: corpus TER (0-100, lower is better); sentence scores divided by 100 (above 1
-/// when the edits outnumber the reference words).
-#[derive(Debug, Clone)]
-pub(crate) struct TerMetric {
-    pub cfg: Ter,
-}
-
-impl TerMetric {
-    fn ter_details(&self, st: &TerStats, divisor: f64) -> Details {
-        let mut m = score_only(self.cfg.score_from_stats(st) / divisor);
-        m.insert("num_edits".into(), json!(st.num_edits));
-        m.insert("ref_length".into(), json!(st.ref_length));
-        m
-    }
-}
-
-impl TextMetric for TerMetric {
-    fn name(&self) -> &str {
-        "ter"
-    }
-    fn scale(&self) -> Scale {
-        Scale::Percent
-    }
-    fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.cfg.signature(n_refs)
-    }
-    fn sentence_signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
-        self.cfg.signature(n_refs).with("scale", SENTENCE_SCALE)
-    }
-    fn sentence_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        per_segment("ter", hyps, refs, |h, r| {
-            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r)) / 100.0
-        })
-    }
-    fn segment_corpus_scores(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<f64>, MetricError> {
-        per_segment("ter", hyps, refs, |h, r| {
-            self.cfg.score_from_stats(&self.cfg.segment_stats(h, r))
-        })
-    }
-    fn sentence_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Details>, MetricError> {
-        per_segment("ter", hyps, refs, |h, r| {
-            self.ter_details(&self.cfg.segment_stats(h, r), 100.0)
-        })
-    }
-    fn corpus_score(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<MetricScore, MetricError> {
-        let per = per_hyp_refs("ter", hyps, refs, true)?;
-        self.cfg.corpus(hyps, &per)
-    }
-    fn corpus_details(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<(MetricScore, Details), MetricError> {
-        let per = per_hyp_refs("ter", hyps, refs, true)?;
-        let total = self.cfg.corpus_stats(hyps, &per);
-        let score = MetricScore::new(
-            self.cfg.score_from_stats(&total),
-            self.cfg.signature(refs.len()),
-        );
-        Ok((score, self.ter_details(&total, 1.0)))
-    }
-    fn resampled(&self) -> Option<&dyn Resampled> {
-        Some(self)
-    }
-}
-
-impl Resampled for TerMetric {
-    fn scorer(&self) -> &dyn StatsScorer {
-        &self.cfg
-    }
-    fn stats_rows(
-        &self,
-        hyps: &[String],
-        refs: &[Vec<String>],
-    ) -> Result<Vec<Vec<f64>>, MetricError> {
-        per_segment("ter", hyps, refs, |h, r| {
-            let st = self.cfg.segment_stats(h, r);
-            vec![st.num_edits, st.ref_length]
-        })
     }
 }

@@ -12,6 +12,7 @@ use hauser_core::Signature;
 
 use super::error::MetricError;
 use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use super::summed::SummedStats;
 use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
@@ -97,6 +98,14 @@ pub struct BleuStats {
 }
 
 impl BleuStats {
+    /// The statistics in sacreBLEU's row layout: `[sys_len, ref_len, correct_1..N, total_1..N]`.
+    pub fn row(&self) -> Vec<f64> {
+        let mut row = vec![self.sys_len as f64, self.ref_len as f64];
+        row.extend(self.correct.iter().map(|&c| c as f64));
+        row.extend(self.total.iter().map(|&c| c as f64));
+        row
+    }
+
     fn zeros(max_n: usize) -> Self {
         Self {
             correct: vec![0; max_n],
@@ -574,6 +583,54 @@ impl SacreBleu {
             self.score_from_stats(&total),
             self.signature(nrefs),
         ))
+    }
+}
+
+/// BLEU as a metric of summed statistics (the registry's `bleu`): sentences are scored with
+/// effective order, as sacreBLEU's `sentence_score` recommends; the details are its `BLEUScore`
+/// fields and `verbose_score`.
+impl SummedStats for SacreBleu {
+    type Stats = BleuStats;
+
+    fn segment_stats(&self, hyp: &str, refs: &[&str]) -> BleuStats {
+        SacreBleu::segment_stats(self, hyp, refs)
+    }
+    fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> BleuStats {
+        SacreBleu::corpus_stats(self, hyps, refs)
+    }
+    fn score_from_stats(&self, stats: &BleuStats) -> f64 {
+        SacreBleu::score_from_stats(self, stats)
+    }
+    fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError> {
+        SacreBleu::corpus(self, hyps, refs)
+    }
+    fn corpus_signature(&self, n_refs: usize) -> Signature {
+        self.signature(n_refs)
+    }
+    fn sentence_signature(&self, n_refs: usize) -> Signature {
+        SummedStats::for_sentences(self)
+            .signature(n_refs)
+            .with("scale", "0-1")
+    }
+    fn for_sentences(&self) -> Self {
+        SacreBleu {
+            effective_order: true,
+            ..self.clone()
+        }
+    }
+    fn details(&self, stats: &BleuStats, score: f64) -> serde_json::Map<String, serde_json::Value> {
+        let d = SacreBleu::details(self, stats);
+        let verbose = d.verbose();
+        let mut m = match serde_json::to_value(&d) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        m.insert("score".into(), serde_json::json!(score));
+        m.insert("verbose_score".into(), serde_json::json!(verbose));
+        m
+    }
+    fn stats_row(&self, stats: BleuStats) -> Vec<f64> {
+        stats.row()
     }
 }
 

@@ -15,6 +15,7 @@ use hauser_core::Signature;
 
 use super::error::MetricError;
 use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use super::summed::SummedStats;
 use super::tokenize::{is_py_space, py_split};
 
 /// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
@@ -488,6 +489,49 @@ impl Chrf {
             self.score_from_stats(&total),
             self.signature(nrefs, "0-100"),
         ))
+    }
+}
+
+/// chrF / chrF++ as a metric of summed statistics (the registry's `chrf`, `chrf++`): the corpus
+/// signature names the 0-100 scale, the sentence one 0-1 (sacreBLEU 1.x's `sentence_chrf`);
+/// the details are the orders, beta and sacreBLEU's statistics (per order, characters then
+/// words: hypothesis n-grams, reference n-grams, matches).
+impl SummedStats for Chrf {
+    type Stats = Vec<usize>;
+
+    fn segment_stats(&self, hyp: &str, refs: &[&str]) -> Vec<usize> {
+        Chrf::segment_stats(self, hyp, refs)
+    }
+    fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> Vec<usize> {
+        Chrf::corpus_stats(self, hyps, refs)
+    }
+    fn score_from_stats(&self, stats: &Vec<usize>) -> f64 {
+        Chrf::score_from_stats(self, stats)
+    }
+    fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError> {
+        Chrf::corpus(self, hyps, refs)
+    }
+    fn corpus_signature(&self, n_refs: usize) -> Signature {
+        self.signature(n_refs, "0-100")
+    }
+    fn sentence_signature(&self, n_refs: usize) -> Signature {
+        self.signature(n_refs, "0-1")
+    }
+    fn details(
+        &self,
+        stats: &Vec<usize>,
+        score: f64,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("score".into(), serde_json::json!(score));
+        m.insert("char_order".into(), serde_json::json!(self.char_order));
+        m.insert("word_order".into(), serde_json::json!(self.word_order));
+        m.insert("beta".into(), serde_json::json!(self.beta));
+        m.insert("stats".into(), serde_json::json!(stats));
+        m
+    }
+    fn stats_row(&self, stats: Vec<usize>) -> Vec<f64> {
+        stats.into_iter().map(|v| v as f64).collect()
     }
 }
 

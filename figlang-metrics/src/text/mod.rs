@@ -38,6 +38,7 @@ pub mod registry;
 pub mod rouge;
 pub mod score;
 pub mod significance;
+mod summed;
 pub mod ter;
 mod ter_tokenize;
 pub mod tokenize;

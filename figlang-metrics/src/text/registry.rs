@@ -20,9 +20,7 @@
 
 use std::path::PathBuf;
 
-use super::adapters::{
-    Averaged, Bleu, ChrfMetric, DistinctMetric, Rouge, SelfBleuMetric, Sentence, TerMetric,
-};
+use super::adapters::{Averaged, DistinctMetric, Rouge, SelfBleuMetric, Sentence, Summed};
 use super::bleu_nltk::{NltkBleu, Smoothing};
 use super::bleu_sacre::{SacreBleu, SacreSmoothing};
 use super::chrf::Chrf;
@@ -167,14 +165,17 @@ pub fn metric_by_name(
                     format!("max n-gram order {max_ngram_order} (1 to {MAX_ORDER})"),
                 ));
             }
-            let corpus = SacreBleu {
+            let metric = SacreBleu {
                 tokenizer: o.sacre_tokenizer.parse()?,
                 lowercase: o.lowercase,
                 smoothing,
                 effective_order: o.effective_order,
                 max_ngram_order,
             };
-            Box::new(Bleu { corpus })
+            Box::new(Summed {
+                name: "bleu",
+                metric,
+            })
         }
         "sentbleu" => Box::new(Averaged {
             name: "sentbleu",
@@ -216,12 +217,15 @@ pub fn metric_by_name(
                     format!("beta {} (a number >= 0)", cfg.beta),
                 ));
             }
-            Box::new(ChrfMetric {
+            Box::new(Summed {
                 name: if name == "chrf" { "chrf" } else { "chrf++" },
-                cfg,
+                metric: cfg,
             })
         }
-        "ter" => Box::new(TerMetric { cfg: o.ter }),
+        "ter" => Box::new(Summed {
+            name: "ter",
+            metric: o.ter,
+        }),
         "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
             let rouge_type: RougeType = name.parse()?;
             let imp = match o.rouge_impl.as_str() {

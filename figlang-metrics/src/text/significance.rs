@@ -92,13 +92,16 @@ impl Resampling {
         }
     }
 
-    /// `n_samples` with the seed sacreBLEU would take from the `SACREBLEU_SEED` environment
-    /// variable ([`sacrebleu_seed`]).
-    pub fn from_env(n_samples: usize) -> Result<Self, MetricError> {
-        let value = std::env::var("SACREBLEU_SEED").ok();
+    /// `n_samples` with the seed sacreBLEU derives from a value of its `SACREBLEU_SEED`
+    /// environment variable (`None`: unset), parsed by [`sacrebleu_seed`]. The library never
+    /// reads the environment itself: the programs (the CLI, the Python package) pass the value in.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidOption`] for a value sacreBLEU would refuse.
+    pub fn with_sacrebleu_seed(n_samples: usize, value: Option<&str>) -> Result<Self, MetricError> {
         Ok(Self {
             n_samples,
-            seed: sacrebleu_seed(value.as_deref())?,
+            seed: sacrebleu_seed(value)?,
         })
     }
 }
@@ -175,10 +178,7 @@ impl<F: Fn(&[f64]) -> f64 + Sync> StatsScorer for F {
 
 /// A BLEU statistics row in sacreBLEU's layout: `[sys_len, ref_len, correct_1..N, total_1..N]`.
 pub fn bleu_stats_row(stats: &BleuStats) -> Vec<f64> {
-    let mut row = vec![stats.sys_len as f64, stats.ref_len as f64];
-    row.extend(stats.correct.iter().map(|&c| c as f64));
-    row.extend(stats.total.iter().map(|&c| c as f64));
-    row
+    stats.row()
 }
 
 /// sacreBLEU's `--confidence` result for one system (`μ = mean ± ci`).

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use super::error::MetricError;
 use super::ngram::FxMap;
 use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use super::summed::SummedStats;
 use super::ter_tokenize::{tercom_tokenize, TercomOptions};
 use super::tokenize::py_split;
 
@@ -704,5 +705,40 @@ impl Ter {
             self.score_from_stats(&total),
             self.signature(nrefs),
         ))
+    }
+}
+
+/// TER as a metric of summed statistics (the registry's `ter`): the details are the edits and
+/// the reference length.
+impl SummedStats for Ter {
+    type Stats = TerStats;
+
+    fn segment_stats(&self, hyp: &str, refs: &[&str]) -> TerStats {
+        Ter::segment_stats(self, hyp, refs)
+    }
+    fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> TerStats {
+        Ter::corpus_stats(self, hyps, refs)
+    }
+    fn score_from_stats(&self, stats: &TerStats) -> f64 {
+        Ter::score_from_stats(self, stats)
+    }
+    fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError> {
+        Ter::corpus(self, hyps, refs)
+    }
+    fn corpus_signature(&self, n_refs: usize) -> Signature {
+        self.signature(n_refs)
+    }
+    fn sentence_signature(&self, n_refs: usize) -> Signature {
+        self.signature(n_refs).with("scale", "0-1")
+    }
+    fn details(&self, stats: &TerStats, score: f64) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("score".into(), serde_json::json!(score));
+        m.insert("num_edits".into(), serde_json::json!(stats.num_edits));
+        m.insert("ref_length".into(), serde_json::json!(stats.ref_length));
+        m
+    }
+    fn stats_row(&self, stats: TerStats) -> Vec<f64> {
+        vec![stats.num_edits, stats.ref_length]
     }
 }

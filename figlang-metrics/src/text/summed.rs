@@ -1,0 +1,56 @@
+//! The metrics whose corpus score comes from summed per-segment sufficient statistics
+//! (sacreBLEU's BLEU, chrF and TER): what one of them is, as [`SummedStats`]. Each metric's own
+//! file implements it (its statistics, the score of statistics, its signatures, the names of its
+//! details); scoring sentences and corpora, their details and the rows that the resampling tests
+//! draw from is written once, over this trait, by the registry's `Summed` metric.
+//!
+//! This module depends on nothing of the significance tests, so that the metric files can
+//! implement it while `significance` reads their statistics (the modules depend one way).
+
+use hauser_core::Signature;
+use serde_json::{Map, Value};
+
+use super::error::MetricError;
+use super::score::MetricScore;
+
+/// A corpus metric of summed per-segment statistics.
+pub trait SummedStats: Clone + std::fmt::Debug + Send + Sync {
+    /// One segment's statistics, or a corpus's (their sum).
+    type Stats;
+
+    /// The statistics of a hypothesis against its references.
+    fn segment_stats(&self, hyp: &str, refs: &[&str]) -> Self::Stats;
+
+    /// The summed statistics of a corpus (`refs[i]`: the references of `hyps[i]`).
+    fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> Self::Stats;
+
+    /// The score (the corpus scale, 0-100) of statistics.
+    fn score_from_stats(&self, stats: &Self::Stats) -> f64;
+
+    /// The corpus score with its signature: the metric's own corpus function, which checks the
+    /// references and may score in parallel.
+    ///
+    /// # Errors
+    /// A hypothesis without references.
+    fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError>;
+
+    /// The signature of the corpus score with `n_refs` references.
+    fn corpus_signature(&self, n_refs: usize) -> Signature;
+
+    /// The signature of the sentence scores (0-1): the settings of
+    /// [`for_sentences`](Self::for_sentences), with the scale named.
+    fn sentence_signature(&self, n_refs: usize) -> Signature;
+
+    /// The settings that score sentences: the corpus ones, except where the reference tool
+    /// scores sentences otherwise (sacreBLEU's BLEU: effective order).
+    fn for_sentences(&self) -> Self {
+        self.clone()
+    }
+
+    /// The statistics under the reference tool's names, with `score` (already on the scale
+    /// the caller reports).
+    fn details(&self, stats: &Self::Stats, score: f64) -> Map<String, Value>;
+
+    /// One row of the statistics in sacreBLEU's layout, what the resampling tests draw.
+    fn stats_row(&self, stats: Self::Stats) -> Vec<f64>;
+}
