@@ -36,7 +36,7 @@ pub const TEXT_METRICS: [&str; 14] = figlang_metrics::text::NAMES;
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
     /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, ter, rouge1,
-    /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, wmd (Word Mover's
+    /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, distinct3, wmd (Word Mover's
     /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, metricx,
     /// perplexity, style).
     pub name: String,
@@ -135,7 +135,7 @@ fn metric_err(e: MetricError) -> CliError {
 fn unknown_metric(name: &str) -> CliError {
     CliError::Usage(format!(
         "unknown metric {name:?}; text metrics: {}, wmd; neural: {}",
-        TEXT_METRICS[..13].join(", "),
+        TEXT_METRICS.join(", "),
         neural_metric::NAMES.join(", ")
     ))
 }

@@ -58,24 +58,17 @@ impl std::fmt::Debug for RerankMetric {
 /// The neural metrics `hauser rerank` knows.
 pub const NEURAL: [&str; 6] = neural_metric::NAMES;
 
-/// The text metrics that can be MBR utilities: those scoring a hypothesis against references.
-pub const TEXT: [&str; 10] = [
-    "bleu",
-    "sentbleu",
-    "chrf",
-    "chrf++",
-    "ter",
-    "rouge1",
-    "rouge2",
-    "rougeL",
-    "rougeLsum",
-    "meteor",
-];
+/// The text metrics that can be MBR utilities: those of figlang-metrics' registry that score a
+/// hypothesis against references.
+pub fn text_metrics() -> Vec<&'static str> {
+    figlang_metrics::text::registry::names_needing_references()
+}
 
 /// Why `name` cannot run in the mode asked for, before anything is loaded (COMET's class is
 /// checked once the model is loaded).
 pub fn mode_refusal(name: &str, mbr: bool) -> Option<String> {
-    let refs_only = TEXT.contains(&name) || matches!(name, "bleurt" | "bertscore");
+    let text = text_metrics();
+    let refs_only = text.contains(&name) || matches!(name, "bleurt" | "bertscore");
     if !mbr && refs_only {
         return Some(format!(
             "{name} scores a candidate against a reference, and rerank has none: use --mbr (each candidate scored against the others of its group)"
@@ -96,10 +89,10 @@ pub fn mode_refusal(name: &str, mbr: bool) -> Option<String> {
             "wmd is not a rerank metric yet (use hauser metric wmd --sentence on the pairs)".into(),
         );
     }
-    if !(TEXT.contains(&name) || NEURAL.contains(&name)) {
+    if !(text.contains(&name) || NEURAL.contains(&name)) {
         return Some(format!(
             "unknown metric {name:?}; rerank metrics: QE: comet (reference-free or unified models), metricx, perplexity, style; MBR (--mbr): {}, bertscore, bleurt, comet, metricx",
-            TEXT.join(", ")
+            text.join(", ")
         ));
     }
     None
@@ -460,5 +453,32 @@ fn comet_sources<'a>(
             "no \"src\" string: this {} model needs the source (or --no-src to score with empty sources, COMET-w)",
             class.identifier()
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use figlang_metrics::text::{Needs, REGISTRY};
+
+    /// The command line's lists of text metrics are figlang-metrics' registry table: `hauser
+    /// metric`'s names (and its unknown-metric message) every entry, `hauser rerank`'s MBR
+    /// utilities the entries that read references. (The Python package's `NAMES` is the
+    /// registry's `NAMES`, itself built from the table.)
+    #[test]
+    fn the_metric_lists_are_the_registry_table() {
+        let table: Vec<&str> = REGISTRY.iter().map(|e| e.name).collect();
+        assert_eq!(crate::metric::TEXT_METRICS.to_vec(), table);
+        assert_eq!(figlang_metrics::text::NAMES.to_vec(), table);
+        let with_refs: Vec<&str> = REGISTRY
+            .iter()
+            .filter(|e| e.needs == Needs::References)
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(text_metrics(), with_refs);
+        let refusal = mode_refusal("nosuch", false).unwrap_or_default();
+        for name in &with_refs {
+            assert!(refusal.contains(name), "{refusal}");
+        }
     }
 }

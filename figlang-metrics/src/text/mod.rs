@@ -50,6 +50,7 @@ pub mod wordnet_sim;
 
 pub use error::MetricError;
 pub use registry::{
-    metric_by_name, ChrfOptions, Details, Resampled, Scale, TextMetric, TextMetricOptions, NAMES,
+    metric_by_name, ChrfOptions, Details, Entry, Needs, Resampled, Scale, TextMetric,
+    TextMetricOptions, NAMES, REGISTRY,
 };
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

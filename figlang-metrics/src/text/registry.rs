@@ -32,23 +32,75 @@ use super::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use super::ter::Ter;
 use super::tokenize::NltkTokenizer;
 
-/// The names [`metric_by_name`] knows, in the order `hauser metric` lists them.
-pub const NAMES: [&str; 14] = [
-    "bleu",
-    "sentbleu",
-    "chrf",
-    "chrf++",
-    "ter",
-    "rouge1",
-    "rouge2",
-    "rougeL",
-    "rougeLsum",
-    "meteor",
-    "distinct1",
-    "distinct2",
-    "selfbleu",
-    "distinct3",
+/// What a metric reads besides the hypotheses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Needs {
+    /// One or more line-aligned reference lists.
+    References,
+    /// Nothing: the diversity metrics read the hypotheses alone.
+    HypothesesOnly,
+}
+
+/// A metric built from the options (`TextMetricOptions`), as a registry entry holds it.
+pub type Build = fn(&TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError>;
+
+/// One metric of the registry: its name, what it reads, and how it is built.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// The registry name (`hauser metric NAME`, `hauser.metrics.Metric(NAME)`).
+    pub name: &'static str,
+    /// What it reads besides the hypotheses.
+    pub needs: Needs,
+    /// Its constructor.
+    pub build: Build,
+}
+
+/// The registry: every text metric, in the order `hauser metric` lists them. The CLI's names,
+/// `hauser rerank`'s MBR utilities (the entries that read references) and the Python package's
+/// `NAMES` all come from this table.
+pub const REGISTRY: [Entry; 14] = [
+    entry("bleu", Needs::References, bleu),
+    entry("sentbleu", Needs::References, sentbleu),
+    entry("chrf", Needs::References, chrf),
+    entry("chrf++", Needs::References, chrf_plus_plus),
+    entry("ter", Needs::References, ter),
+    entry("rouge1", Needs::References, rouge1),
+    entry("rouge2", Needs::References, rouge2),
+    entry("rougeL", Needs::References, rouge_l),
+    entry("rougeLsum", Needs::References, rouge_lsum),
+    entry("meteor", Needs::References, meteor),
+    entry("distinct1", Needs::HypothesesOnly, distinct1),
+    entry("distinct2", Needs::HypothesesOnly, distinct2),
+    entry("selfbleu", Needs::HypothesesOnly, selfbleu),
+    entry("distinct3", Needs::HypothesesOnly, distinct3),
 ];
+
+const fn entry(name: &'static str, needs: Needs, build: Build) -> Entry {
+    Entry { name, needs, build }
+}
+
+/// The names [`metric_by_name`] knows, in the order `hauser metric` lists them: the
+/// [`REGISTRY`]'s.
+pub const NAMES: [&str; REGISTRY.len()] = {
+    let mut names = [""; REGISTRY.len()];
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        names[i] = REGISTRY[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The names of the registry's metrics that read references, in registry order: the text
+/// metrics that can score a hypothesis against others (`hauser rerank --mbr`).
+pub fn names_needing_references() -> Vec<&'static str> {
+    REGISTRY
+        .iter()
+        .filter(|e| e.needs == Needs::References)
+        .map(|e| e.name)
+        .collect()
+}
 
 /// Settings of the metrics built by [`metric_by_name`]. A setting is read (and, for the textual
 /// ones, parsed) only by the metrics it concerns, so a setting meant for another metric is
@@ -147,151 +199,195 @@ pub fn metric_by_name(
     name: &str,
     options: &TextMetricOptions,
 ) -> Result<Box<dyn TextMetric>, MetricError> {
-    let o = options;
-    Ok(match name {
-        "bleu" => {
-            let smoothing = match (
-                o.smoothing.as_deref().unwrap_or("exp").parse()?,
-                o.smooth_value,
-            ) {
-                (SacreSmoothing::Floor(_), Some(v)) => SacreSmoothing::Floor(v),
-                (SacreSmoothing::AddK(_), Some(v)) => SacreSmoothing::AddK(v),
-                (s, _) => s,
-            };
-            let max_ngram_order = o.max_ngram_order.unwrap_or(4);
-            if !(1..=MAX_ORDER).contains(&max_ngram_order) {
-                return Err(MetricError::option(
-                    "bleu",
-                    format!("max n-gram order {max_ngram_order} (1 to {MAX_ORDER})"),
-                ));
-            }
-            let metric = SacreBleu {
-                tokenizer: o.sacre_tokenizer.parse()?,
-                lowercase: o.lowercase,
-                smoothing,
-                effective_order: o.effective_order,
-                max_ngram_order,
-            };
-            Box::new(Summed {
-                name: "bleu",
-                metric,
-            })
-        }
-        "sentbleu" => Box::new(Averaged {
-            name: "sentbleu",
-            kind: Sentence::NltkBleu {
-                bleu: nltk_bleu(o, "method1")?,
-                corpus: o.nltk_corpus,
-            },
+    let entry =
+        REGISTRY
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| MetricError::UnknownMetric {
+                name: name.to_string(),
+                known: NAMES.join(", "),
+            })?;
+    (entry.build)(options)
+}
+
+fn bleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    let smoothing = match (
+        o.smoothing.as_deref().unwrap_or("exp").parse()?,
+        o.smooth_value,
+    ) {
+        (SacreSmoothing::Floor(_), Some(v)) => SacreSmoothing::Floor(v),
+        (SacreSmoothing::AddK(_), Some(v)) => SacreSmoothing::AddK(v),
+        (s, _) => s,
+    };
+    let max_ngram_order = o.max_ngram_order.unwrap_or(4);
+    if !(1..=MAX_ORDER).contains(&max_ngram_order) {
+        return Err(MetricError::option(
+            "bleu",
+            format!("max n-gram order {max_ngram_order} (1 to {MAX_ORDER})"),
+        ));
+    }
+    let metric = SacreBleu {
+        tokenizer: o.sacre_tokenizer.parse()?,
+        lowercase: o.lowercase,
+        smoothing,
+        effective_order: o.effective_order,
+        max_ngram_order,
+    };
+    Ok(Box::new(Summed {
+        name: "bleu",
+        metric,
+    }))
+}
+
+fn sentbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    Ok(Box::new(Averaged {
+        name: "sentbleu",
+        kind: Sentence::NltkBleu {
+            bleu: nltk_bleu(o, "method1")?,
+            corpus: o.nltk_corpus,
+        },
+    }))
+}
+
+fn chrf(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    chrf_with(o, "chrf", Chrf::default())
+}
+
+fn chrf_plus_plus(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    chrf_with(o, "chrf++", Chrf::plus_plus())
+}
+
+/// chrF with the options' settings over `base`'s orders and beta.
+fn chrf_with(
+    o: &TextMetricOptions,
+    name: &'static str,
+    base: Chrf,
+) -> Result<Box<dyn TextMetric>, MetricError> {
+    let c = &o.chrf;
+    let cfg = Chrf {
+        char_order: c.char_order.unwrap_or(base.char_order),
+        word_order: c.word_order.unwrap_or(base.word_order),
+        beta: c.beta.unwrap_or(base.beta),
+        lowercase: c.lowercase,
+        whitespace: c.whitespace,
+        eps_smoothing: c.eps_smoothing,
+    };
+    if cfg.char_order + cfg.word_order == 0
+        || cfg.char_order > MAX_ORDER
+        || cfg.word_order > MAX_ORDER
+    {
+        return Err(MetricError::option(
+            "chrf",
+            format!(
+                "character order {} and word order {} (each at most {MAX_ORDER}, not both 0)",
+                cfg.char_order, cfg.word_order
+            ),
+        ));
+    }
+    if !(cfg.beta.is_finite() && cfg.beta >= 0.0) {
+        return Err(MetricError::option(
+            "chrf",
+            format!("beta {} (a number >= 0)", cfg.beta),
+        ));
+    }
+    Ok(Box::new(Summed { name, metric: cfg }))
+}
+
+fn ter(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    Ok(Box::new(Summed {
+        name: "ter",
+        metric: o.ter,
+    }))
+}
+
+fn rouge1(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    rouge(o, RougeType::Rouge1)
+}
+
+fn rouge2(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    rouge(o, RougeType::Rouge2)
+}
+
+fn rouge_l(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    rouge(o, RougeType::RougeL)
+}
+
+fn rouge_lsum(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    rouge(o, RougeType::RougeLsum)
+}
+
+/// ROUGE of `rouge_type` with the options' implementation.
+fn rouge(o: &TextMetricOptions, rouge_type: RougeType) -> Result<Box<dyn TextMetric>, MetricError> {
+    let imp = match o.rouge_impl.as_str() {
+        "rouge-score" => Rouge::Google(RougeScore {
+            use_stemmer: o.use_stemmer,
+            split_summaries: o.split_summaries,
         }),
-        "chrf" | "chrf++" => {
-            let base = if name == "chrf" {
-                Chrf::default()
+        "pltrdy" | "pltrdy-0.3.2" => Rouge::Pltrdy(PltrdyRouge {
+            version: if o.rouge_impl == "pltrdy" {
+                PltrdyVersion::V1_0_1
             } else {
-                Chrf::plus_plus()
-            };
-            let c = &o.chrf;
-            let cfg = Chrf {
-                char_order: c.char_order.unwrap_or(base.char_order),
-                word_order: c.word_order.unwrap_or(base.word_order),
-                beta: c.beta.unwrap_or(base.beta),
-                lowercase: c.lowercase,
-                whitespace: c.whitespace,
-                eps_smoothing: c.eps_smoothing,
-            };
-            if cfg.char_order + cfg.word_order == 0
-                || cfg.char_order > MAX_ORDER
-                || cfg.word_order > MAX_ORDER
-            {
-                return Err(MetricError::option(
-                    "chrf",
-                    format!(
-                        "character order {} and word order {} (each at most {MAX_ORDER}, not both 0)",
-                        cfg.char_order, cfg.word_order
-                    ),
-                ));
-            }
-            if !(cfg.beta.is_finite() && cfg.beta >= 0.0) {
-                return Err(MetricError::option(
-                    "chrf",
-                    format!("beta {} (a number >= 0)", cfg.beta),
-                ));
-            }
-            Box::new(Summed {
-                name: if name == "chrf" { "chrf" } else { "chrf++" },
-                metric: cfg,
-            })
-        }
-        "ter" => Box::new(Summed {
-            name: "ter",
-            metric: o.ter,
-        }),
-        "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
-            let rouge_type: RougeType = name.parse()?;
-            let imp = match o.rouge_impl.as_str() {
-                "rouge-score" => Rouge::Google(RougeScore {
-                    use_stemmer: o.use_stemmer,
-                    split_summaries: o.split_summaries,
-                }),
-                "pltrdy" | "pltrdy-0.3.2" => Rouge::Pltrdy(PltrdyRouge {
-                    version: if o.rouge_impl == "pltrdy" {
-                        PltrdyVersion::V1_0_1
-                    } else {
-                        PltrdyVersion::V0_3_2
-                    },
-                    pretokenize: o.rouge_pretokenize.then_some(o.nltk),
-                }),
-                other => {
-                    return Err(MetricError::option(
-                        "rouge",
-                        format!(
-                            "unknown implementation {other:?} (rouge-score, pltrdy, pltrdy-0.3.2)"
-                        ),
-                    ))
-                }
-            };
-            Box::new(Averaged {
-                name: rouge_name(rouge_type),
-                kind: Sentence::Rouge(rouge_type, imp),
-            })
-        }
-        "meteor" => {
-            let mut m = Meteor::new(&o.wordnet)?;
-            m.tokenizer = o.nltk;
-            if o.nltk == NltkTokenizer::V345 {
-                m.version = MeteorVersion::V345;
-            }
-            Box::new(Averaged {
-                name: "meteor",
-                kind: Sentence::Meteor(Box::new(m)),
-            })
-        }
-        "distinct1" | "distinct2" | "distinct3" => {
-            let (name, n) = match name {
-                "distinct1" => ("distinct1", 1),
-                "distinct2" => ("distinct2", 2),
-                _ => ("distinct3", 3),
-            };
-            Box::new(DistinctMetric {
-                name,
-                cfg: Distinct {
-                    n,
-                    tokenizer: o.nltk,
-                },
-            })
-        }
-        "selfbleu" => Box::new(SelfBleuMetric {
-            cfg: SelfBleu {
-                bleu: nltk_bleu(o, "method1")?,
+                PltrdyVersion::V0_3_2
             },
+            pretokenize: o.rouge_pretokenize.then_some(o.nltk),
         }),
         other => {
-            return Err(MetricError::UnknownMetric {
-                name: other.to_string(),
-                known: NAMES.join(", "),
-            })
+            return Err(MetricError::option(
+                "rouge",
+                format!("unknown implementation {other:?} (rouge-score, pltrdy, pltrdy-0.3.2)"),
+            ))
         }
-    })
+    };
+    Ok(Box::new(Averaged {
+        name: rouge_name(rouge_type),
+        kind: Sentence::Rouge(rouge_type, imp),
+    }))
+}
+
+fn meteor(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    let mut m = Meteor::new(&o.wordnet)?;
+    m.tokenizer = o.nltk;
+    if o.nltk == NltkTokenizer::V345 {
+        m.version = MeteorVersion::V345;
+    }
+    Ok(Box::new(Averaged {
+        name: "meteor",
+        kind: Sentence::Meteor(Box::new(m)),
+    }))
+}
+
+fn distinct1(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    distinct(o, "distinct1", 1)
+}
+
+fn distinct2(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    distinct(o, "distinct2", 2)
+}
+
+fn distinct3(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    distinct(o, "distinct3", 3)
+}
+
+fn distinct(
+    o: &TextMetricOptions,
+    name: &'static str,
+    n: usize,
+) -> Result<Box<dyn TextMetric>, MetricError> {
+    Ok(Box::new(DistinctMetric {
+        name,
+        cfg: Distinct {
+            n,
+            tokenizer: o.nltk,
+        },
+    }))
+}
+
+fn selfbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
+    Ok(Box::new(SelfBleuMetric {
+        cfg: SelfBleu {
+            bleu: nltk_bleu(o, "method1")?,
+        },
+    }))
 }
 
 /// The largest n-gram order a flag may ask for: beyond it every segment of real text has no
@@ -366,6 +462,21 @@ mod tests {
         assert_eq!(score("chrf", &lc), plain);
         assert!((score("chrf", &chrf_lc) - 100.0).abs() < 1e-9);
         assert!((score("bleu", &lc) - 100.0).abs() < 1e-9);
+    }
+
+    /// The table's `needs` is what each metric it builds says of itself.
+    #[test]
+    fn entries_read_what_their_metrics_read() {
+        for e in REGISTRY.iter().filter(|e| e.name != "meteor") {
+            let m = (e.build)(&TextMetricOptions::default()).unwrap();
+            assert_eq!(
+                m.needs_references(),
+                e.needs == Needs::References,
+                "{}",
+                e.name
+            );
+        }
+        assert_eq!(names_needing_references().len(), 10);
     }
 
     #[test]
