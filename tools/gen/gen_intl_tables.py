@@ -6,7 +6,7 @@ it. The Rust `regex` crate has tables of its own Unicode version (regex-syntax 0
 16.0.0), so `hauser` uses classes generated here from the `regex` package instead.
 
 Writes:
-  figlang-metrics/src/text/intl_tables.rs
+  figlang-metrics/src/text/tokenizers/intl_tables.rs
       the three classes as code point ranges, each code point tested with the `regex`
       package's own `\\p{N}`, `\\p{P}`, `\\p{S}` (surrogates left out: Rust strings hold none);
   figlang-metrics/tests/fixtures/sacrebleu_intl_unicode.json
@@ -15,7 +15,7 @@ Writes:
       categories: N = Nd|Nl|No, P = Pc|Pd|Ps|Pe|Pi|Pf|Po, S = Sm|Sc|Sk|So) and the `regex`
       package, a sentence using it and sacreBLEU's `intl` tokenization of that sentence.
 
-The Rust tests (figlang-metrics/src/text/intl_tables.rs's tests) replay every case and check
+The Rust tests (figlang-metrics/src/text/tokenizers/intl_tables.rs's tests) replay every case and check
 that the fixture covers every code point whose class the regex crate's tables give otherwise.
 
 Usage (a fresh venv: `python3 -m venv .cache/sacre243`, then
@@ -33,7 +33,7 @@ import unicodedata2
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-TABLES = os.path.join(ROOT, "figlang-metrics", "src", "text", "intl_tables.rs")
+TABLES = os.path.join(ROOT, "figlang-metrics", "src", "text", "tokenizers", "intl_tables.rs")
 FIXTURE = os.path.join(ROOT, "figlang-metrics", "tests", "fixtures", "sacrebleu_intl_unicode.json")
 
 CLASSES = "NPS"

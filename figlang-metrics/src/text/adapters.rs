@@ -4,12 +4,12 @@
 use hauser_core::Signature;
 use serde_json::{json, Value};
 
-use super::bleu_nltk::{NltkBleu, NltkBleuDetails};
-use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
 use super::interface::{score_only, Details, Resampled, Scale, TextMetric};
-use super::meteor::Meteor;
-use super::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
+use super::metrics::bleu_nltk::{NltkBleu, NltkBleuDetails};
+use super::metrics::diversity::{Distinct, SelfBleu};
+use super::metrics::meteor::Meteor;
+use super::metrics::rouge::{PltrdyRouge, Prf, RougeScore, RougeType};
 use super::score::MetricScore;
 use super::significance::StatsScorer;
 use super::summed::SummedStats;

@@ -72,7 +72,7 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
     }
 
     /// One score per hypothesis, on the 0-1 scale. The exception is METEOR with NLTK 3.4.5
-    /// ([`super::meteor::MeteorVersion::V345`]): that release counts some stem matches twice, and its scores,
+    /// ([`super::metrics::meteor::MeteorVersion::V345`]): that release counts some stem matches twice, and its scores,
     /// reproduced as it computes them, can exceed 1 (up to 2).
     ///
     /// # Errors

@@ -22,31 +22,21 @@
 //! `tools/gen/gen_text_metric_fixtures.py`.
 
 mod adapters;
-pub mod bleu_nltk;
-pub mod bleu_sacre;
-pub mod chrf;
-pub mod diversity;
 pub mod error;
 mod interface;
-mod intl_tables;
-pub mod meteor;
-pub mod ngram;
-mod ngram_table;
-pub mod porter;
-pub mod punkt;
+pub(crate) mod lexical;
+pub(crate) mod metrics;
 pub mod registry;
-pub mod rouge;
 pub mod score;
 pub mod significance;
 mod summed;
-pub mod ter;
-mod ter_tokenize;
-pub mod tokenize;
-pub mod treebank_legacy;
-pub mod wordnet;
-mod wordnet_check;
-mod wordnet_lemma;
-pub mod wordnet_sim;
+pub(crate) mod tokenizers;
+
+// The folders by kind (metrics, tokenizers, `lexical`: WordNet; significance tests); their public modules
+// keep their paths under `text::`.
+pub use lexical::{wordnet, wordnet_sim};
+pub use metrics::{bleu_nltk, bleu_sacre, chrf, diversity, meteor, ngram, rouge, ter};
+pub use tokenizers::{porter, punkt, tokenize, treebank_legacy};
 
 pub use error::MetricError;
 pub use registry::{

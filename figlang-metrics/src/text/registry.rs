@@ -21,16 +21,16 @@
 use std::path::PathBuf;
 
 use super::adapters::{Averaged, DistinctMetric, Rouge, SelfBleuMetric, Sentence, Summed};
-use super::bleu_nltk::{NltkBleu, Smoothing};
-use super::bleu_sacre::{SacreBleu, SacreSmoothing};
-use super::chrf::Chrf;
-use super::diversity::{Distinct, SelfBleu};
 use super::error::MetricError;
 pub use super::interface::{Details, Resampled, Scale, TextMetric};
-use super::meteor::{Meteor, MeteorVersion};
-use super::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
-use super::ter::Ter;
-use super::tokenize::NltkTokenizer;
+use super::metrics::bleu_nltk::{NltkBleu, Smoothing};
+use super::metrics::bleu_sacre::{SacreBleu, SacreSmoothing};
+use super::metrics::chrf::Chrf;
+use super::metrics::diversity::{Distinct, SelfBleu};
+use super::metrics::meteor::{Meteor, MeteorVersion};
+use super::metrics::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
+use super::metrics::ter::Ter;
+use super::tokenizers::tokenize::NltkTokenizer;
 
 /// What a metric reads besides the hypotheses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

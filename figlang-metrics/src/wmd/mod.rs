@@ -41,7 +41,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::text::error::MetricError;
-use crate::text::tokenize::NltkTokenizer;
+use crate::text::tokenizers::tokenize::NltkTokenizer;
 use hauser_core::Signature;
 
 pub use emd::{emd, EmdError};

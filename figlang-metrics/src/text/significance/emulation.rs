@@ -15,9 +15,9 @@ use std::cmp::Ordering;
 use std::ops::{Add, Div, Mul, Sub};
 
 use super::{ResampleScore, StatsScorer};
-use crate::text::bleu_sacre::{SacreBleu, SacreSmoothing};
-use crate::text::chrf::Chrf;
-use crate::text::ter::{Ter, TerStats};
+use crate::text::metrics::bleu_sacre::{SacreBleu, SacreSmoothing};
+use crate::text::metrics::chrf::Chrf;
+use crate::text::metrics::ter::{Ter, TerStats};
 
 /// A number as a sacreBLEU score function sees it: a Python `int`/`float` (or a NumPy `int64`
 /// / `float64` scalar, which computes the same) or a NumPy `float32` scalar.

@@ -10,7 +10,7 @@ use super::{
     bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap, PairedResult, Resampling,
     ROUGE_CONFIDENCE,
 };
-use crate::text::rouge::Prf;
+use crate::text::metrics::rouge::Prf;
 use crate::text::{MetricError, TextMetric};
 
 /// The most resamples or trials a caller may ask for (`--confidence-n`, `--paired-bs-n`,

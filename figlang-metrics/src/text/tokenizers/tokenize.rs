@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::error::MetricError;
 use super::punkt::PunktModel;
+use crate::text::error::MetricError;
 
 /// NLTK's `word_tokenize(text)` with the English Punkt model: sentence splitting first, then
 /// the Treebank tokenizer on each sentence (so a period that ends an inner sentence becomes a
@@ -595,7 +595,7 @@ mod tests {
 
     #[test]
     fn intl_fixture_covers_every_code_point_the_regex_crate_classes_otherwise() {
-        use super::super::intl_tables::{NUMBER, PUNCTUATION, SYMBOL};
+        use crate::text::tokenizers::intl_tables::{NUMBER, PUNCTUATION, SYMBOL};
         let fx = intl_fixture();
         let names = ["N", "P", "S"];
         let tables = [NUMBER, PUNCTUATION, SYMBOL];

@@ -9,10 +9,10 @@ use std::str::FromStr;
 
 use hauser_core::Signature;
 
-use super::error::MetricError;
 use super::ngram::{clipped_matches, fsum, ngram_counts};
-use super::score::MetricScore;
-use super::tokenize::NltkTokenizer;
+use crate::text::error::MetricError;
+use crate::text::score::MetricScore;
+use crate::text::tokenizers::tokenize::NltkTokenizer;
 
 /// NLTK's `SmoothingFunction().methodN` (Chen and Cherry, 2014).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -10,10 +10,10 @@ use std::str::FromStr;
 
 use hauser_core::Signature;
 
-use super::error::MetricError;
-use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
-use super::summed::SummedStats;
-use super::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
+use crate::text::error::MetricError;
+use crate::text::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use crate::text::summed::SummedStats;
+use crate::text::tokenizers::tokenize::{is_py_space, py_split, SacreTokenizer, Scratch13a};
 
 /// sacreBLEU's smoothing methods.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

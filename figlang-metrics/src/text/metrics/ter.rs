@@ -27,12 +27,12 @@ use std::cell::RefCell;
 use hauser_core::Signature;
 use rayon::prelude::*;
 
-use super::error::MetricError;
 use super::ngram::FxMap;
-use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
-use super::summed::SummedStats;
-use super::ter_tokenize::{tercom_tokenize, TercomOptions};
-use super::tokenize::py_split;
+use crate::text::error::MetricError;
+use crate::text::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use crate::text::summed::SummedStats;
+use crate::text::tokenizers::ter_tokenize::{tercom_tokenize, TercomOptions};
+use crate::text::tokenizers::tokenize::py_split;
 
 /// TER settings; the default is sacreBLEU's (every flag off: lowercased, no normalisation,
 /// punctuation kept).

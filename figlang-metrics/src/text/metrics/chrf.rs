@@ -13,10 +13,10 @@ use std::cell::RefCell;
 
 use hauser_core::Signature;
 
-use super::error::MetricError;
-use super::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
-use super::summed::SummedStats;
-use super::tokenize::{is_py_space, py_split};
+use crate::text::error::MetricError;
+use crate::text::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
+use crate::text::summed::SummedStats;
+use crate::text::tokenizers::tokenize::{is_py_space, py_split};
 
 /// chrF settings (sacreBLEU's defaults: chrF2 with 6 character and 0 word orders).
 #[derive(Debug, Clone, PartialEq)]

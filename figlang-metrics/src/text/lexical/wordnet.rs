@@ -7,9 +7,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::error::MetricError;
 use super::wordnet_check;
 use super::wordnet_lemma::strip_syntactic_marker;
+use crate::text::error::MetricError;
 
 /// Where Debian's `wordnet-base` installs the database.
 pub const DEFAULT_WORDNET_DIR: &str = "/usr/share/wordnet";

@@ -8,7 +8,7 @@
 
 use super::tokenize::{is_py_space, py_split};
 
-/// Settings of the normalisation (the four flags of [`super::ter::Ter`]).
+/// Settings of the normalisation (the four flags of [`crate::text::metrics::ter::Ter`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TercomOptions {
     pub(crate) case_sensitive: bool,

@@ -9,9 +9,9 @@
 //! | [`rouge_bootstrap`] | rouge-score `BootstrapAggregator` | low / mid / high percentiles of P, R, F |
 //!
 //! The tests work on per-segment sufficient statistics (one row of numbers per segment) and a
-//! [`StatsScorer`] that scores a summed row: [`SacreBleu`](super::bleu_sacre::SacreBleu) and
-//! [`Chrf`](super::chrf::Chrf) implement it (rows from [`bleu_stats_row`] and
-//! [`Chrf::segment_stats`](super::chrf::Chrf::segment_stats)), and so does any
+//! [`StatsScorer`] that scores a summed row: [`SacreBleu`](crate::text::metrics::bleu_sacre::SacreBleu) and
+//! [`Chrf`](crate::text::metrics::chrf::Chrf) implement it (rows from [`bleu_stats_row`] and
+//! [`Chrf::segment_stats`](crate::text::metrics::chrf::Chrf::segment_stats)), and so does any
 //! `Fn(&[f64]) -> f64 + Sync`.
 //!
 //! **Parity.** With a seed, results equal sacreBLEU's on the same statistics to the last bit:
@@ -44,9 +44,9 @@ mod segments;
 
 use rayon::prelude::*;
 
-use super::bleu_sacre::BleuStats;
-use super::error::MetricError;
-use super::rouge::Prf;
+use crate::text::error::MetricError;
+use crate::text::metrics::bleu_sacre::BleuStats;
+use crate::text::metrics::rouge::Prf;
 pub use comet_compare::{comet_compare, CometCompare, PairComparison, TIE_EPSILON};
 use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
@@ -731,7 +731,7 @@ mod tests {
         assert!(paired_bootstrap(&r, &[&short], &ratio, &cfg).is_err());
         assert!(paired_ar(&r, &[&short], &ratio, &cfg, None).is_err());
         assert!(paired_ar(&r, &[&r], &ratio, &cfg, Some(0)).is_err());
-        let bleu = crate::text::bleu_sacre::SacreBleu::default();
+        let bleu = crate::text::metrics::bleu_sacre::SacreBleu::default();
         assert!(bootstrap_ci(&r, &bleu, &cfg).is_err());
         assert!(rouge_bootstrap(&[], 10, 0.95, Some(1)).is_err());
         assert!(rouge_bootstrap(&[Prf::default()], 0, 0.95, Some(1)).is_err());

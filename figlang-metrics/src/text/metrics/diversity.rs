@@ -11,9 +11,9 @@ use std::collections::HashSet;
 use hauser_core::Signature;
 
 use super::bleu_nltk::NltkBleu;
-use super::error::MetricError;
-use super::score::MetricScore;
-use super::tokenize::NltkTokenizer;
+use crate::text::error::MetricError;
+use crate::text::score::MetricScore;
+use crate::text::tokenizers::tokenize::NltkTokenizer;
 
 /// Distinct-n settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

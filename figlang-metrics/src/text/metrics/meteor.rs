@@ -7,11 +7,11 @@ use std::path::Path;
 
 use hauser_core::Signature;
 
-use super::error::MetricError;
-use super::porter;
-use super::score::MetricScore;
-use super::tokenize::NltkTokenizer;
-use super::wordnet::WordNet;
+use crate::text::error::MetricError;
+use crate::text::lexical::wordnet::WordNet;
+use crate::text::score::MetricScore;
+use crate::text::tokenizers::porter;
+use crate::text::tokenizers::tokenize::NltkTokenizer;
 
 /// Which NLTK release's METEOR to reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -226,9 +226,11 @@ impl Meteor {
         let tok = |s: &str| -> Vec<String> {
             match self.version {
                 MeteorVersion::Current => self.tokenizer.tokenize(s),
-                MeteorVersion::V345 => super::tokenize::py_split(&s.to_lowercase())
-                    .map(str::to_string)
-                    .collect(),
+                MeteorVersion::V345 => {
+                    crate::text::tokenizers::tokenize::py_split(&s.to_lowercase())
+                        .map(str::to_string)
+                        .collect()
+                }
             }
         };
         let h = tok(hyp);

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::error::MetricError;
+use crate::text::error::MetricError;
 
 /// WordNet 3.0 has 45 lexicographer files (`lexnames`): numbers 0 to 44.
 const LEXNAMES_3_0: usize = 45;

@@ -6,7 +6,7 @@
 //!   used: sentences split on `.`, whitespace tokens, *sets* of n-grams, summary-level LCS as a
 //!   union of word sets, `F = 2PR / (P + R + 1e-8)`.
 //!
-//! `use_stemmer` applies NLTK's Porter stemmer ([`super::porter`]) to tokens longer than three
+//! `use_stemmer` applies NLTK's Porter stemmer ([`crate::text::tokenizers::porter`]) to tokens longer than three
 //! characters, as rouge-score does.
 
 use std::collections::{HashMap, HashSet};
@@ -15,8 +15,8 @@ use std::str::FromStr;
 
 use hauser_core::Signature;
 
-use super::error::MetricError;
-use super::score::MetricScore;
+use crate::text::error::MetricError;
+use crate::text::score::MetricScore;
 
 /// Which ROUGE variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,7 +185,7 @@ impl RougeScore {
         toks.into_iter()
             .map(|t| {
                 if t.chars().count() > 3 {
-                    super::porter::stem(&t)
+                    crate::text::tokenizers::porter::stem(&t)
                 } else {
                     t
                 }
@@ -241,7 +241,7 @@ impl RougeScore {
             RougeType::RougeLsum => {
                 let sents = |s: &str| -> Vec<Vec<String>> {
                     let parts: Vec<&str> = if self.split_summaries {
-                        super::punkt::PunktModel::english().sentences(s)
+                        crate::text::tokenizers::punkt::PunktModel::english().sentences(s)
                     } else {
                         s.split('\n').collect()
                     };
@@ -360,13 +360,17 @@ pub struct PltrdyRouge {
     pub version: PltrdyVersion,
     /// Tokenize hypothesis and reference with NLTK's `word_tokenize` (joined by spaces) first,
     /// as the formality paper did; `None` gives the package's own whitespace split.
-    pub pretokenize: Option<super::tokenize::NltkTokenizer>,
+    pub pretokenize: Option<crate::text::tokenizers::tokenize::NltkTokenizer>,
 }
 
 fn pltrdy_sentences(text: &str) -> Vec<String> {
     text.split('.')
         .filter(|s| !s.is_empty())
-        .map(|s| super::tokenize::py_split(s).collect::<Vec<_>>().join(" "))
+        .map(|s| {
+            crate::text::tokenizers::tokenize::py_split(s)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect()
 }
 

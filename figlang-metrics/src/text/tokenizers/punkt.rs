@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::error::MetricError;
+use crate::text::error::MetricError;
 
 const ORTHO_BEG_UC: u32 = 1 << 1;
 const ORTHO_MID_UC: u32 = 1 << 2;
@@ -35,10 +35,10 @@ pub struct PunktModel {
 
 static ENGLISH: LazyLock<PunktModel> = LazyLock::new(|| {
     PunktModel::from_tab_files(
-        include_str!("../../data/punkt_english/abbrev_types.txt"),
-        include_str!("../../data/punkt_english/collocations.tab"),
-        include_str!("../../data/punkt_english/sent_starters.txt"),
-        include_str!("../../data/punkt_english/ortho_context.tab"),
+        include_str!("../../../data/punkt_english/abbrev_types.txt"),
+        include_str!("../../../data/punkt_english/collocations.tab"),
+        include_str!("../../../data/punkt_english/sent_starters.txt"),
+        include_str!("../../../data/punkt_english/ortho_context.tab"),
     )
     .expect("embedded Punkt model parses")
 });
