@@ -321,8 +321,8 @@ pub fn comet_args(data: &[u8]) {
 
 /// comet-compare's statistics with the line's options on made-up scores.
 fn comet_compare_statistics(a: &CometCompareArgs) {
+    use figlang_metrics::neural::{comet_compare, CometCompare};
     use figlang_metrics::stats::Alternative;
-    use figlang_metrics::text::significance::{comet_compare, CometCompare};
     let alternative =
         Alternative::parse(&a.t_test_alternative).expect("clap allows the three alternatives");
     let n = 5;

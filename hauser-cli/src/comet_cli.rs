@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use figlang_metrics::neural::Comet;
+use figlang_metrics::neural::{comet_compare, CometCompare};
 use figlang_metrics::stats::Alternative;
-use figlang_metrics::text::significance::{comet_compare, CometCompare};
 use hauser_nli::{CometModel, CometPrediction, LoadOptions};
 
 use crate::drop_in::{fixed, python_lines, str_list};
@@ -525,7 +525,7 @@ pub fn run_compare(args: &CometCompareArgs, out: &mut dyn Write) -> Result<(), C
 /// comet-compare's summary: a grid of who beats whom by the t-test at p < 0.05, printed as
 /// tabulate's `simple` table (booleans and blanks left-aligned, rows right-trimmed).
 fn summary(
-    pairs: &[figlang_metrics::text::significance::PairComparison],
+    pairs: &[figlang_metrics::neural::PairComparison],
     names: &[String],
     out: &mut dyn Write,
 ) -> Result<(), CliError> {

@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::{json, Map, Value};
 
+use figlang_metrics::neural::{comet_compare, CometCompare};
 use figlang_metrics::stats::Alternative;
 use figlang_metrics::text::significance::{
-    comet_compare, confidence_record, paired_records, segment_confidence_record,
-    segment_paired_records, CometCompare, PairedTest, Resampling, MAX_SAMPLES,
+    confidence_record, paired_records, segment_confidence_record, segment_paired_records,
+    PairedTest, Resampling, MAX_SAMPLES,
 };
 use figlang_metrics::text::{MetricError, TextMetric};
 

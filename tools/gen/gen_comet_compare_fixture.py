@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden fixture of comet-compare's statistics (figlang-metrics `significance::comet_compare`).
+"""Golden fixture of comet-compare's statistics (figlang-metrics `neural::comet_compare`).
 
 Reference: unbabel-comet 2.2.7's `comet/cli/compare.py` (`compare_command`,
 `bootstrap_resampling`, `calculate_bootstrap`, EPS = 0.001), whose statistics are NumPy and

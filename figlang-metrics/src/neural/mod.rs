@@ -17,6 +17,7 @@ mod baseline;
 mod bertscore;
 mod bleurt;
 mod comet;
+mod comet_compare;
 mod error;
 mod greedy;
 mod metricx;
@@ -30,6 +31,7 @@ pub use bertscore::{
 };
 pub use bleurt::Bleurt;
 pub use comet::Comet;
+pub use comet_compare::{comet_compare, CometCompare, PairComparison, TIE_EPSILON};
 pub use error::{NeuralError, NeuralResult};
 pub use greedy::{greedy_match, token_weights, Idf, Prf, Side};
 pub use metricx::MetricX;

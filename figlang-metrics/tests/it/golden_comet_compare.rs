@@ -1,12 +1,14 @@
-//! Golden test: `significance::comet_compare` against unbabel-comet 2.2.7's `comet-compare`
+//! Golden test: `neural::comet_compare` against unbabel-comet 2.2.7's `comet-compare`
 //! statistics (its NumPy and SciPy calls, NumPy 2.4.6 and SciPy 1.17.1;
 //! `tools/gen/gen_comet_compare_fixture.py`): five cases of 2-4 systems, default and other
 //! partition counts, sample ratios (one of them drawing a single line) and alternatives.
 //! Bootstrap numbers (means of the float32 partition means, ties and wins) within 1e-12 (the
 //! draws and float32 sums are NumPy's); the t-test within 1e-5 relative (SciPy keeps float32).
 
+#![cfg(feature = "neural")]
+
+use figlang_metrics::neural::{comet_compare, CometCompare};
 use figlang_metrics::stats::Alternative;
-use figlang_metrics::text::significance::{comet_compare, CometCompare};
 use serde_json::Value;
 
 #[test]

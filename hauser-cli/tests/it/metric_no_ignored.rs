@@ -504,7 +504,7 @@ fn a_flag_the_metric_does_not_read_is_refused() {
 #[test]
 fn comet_compare_runs_on_the_neural_metrics_only() {
     // Issue 28, item 4: comet-compare's statistics, on the line scores of --hyp and --system.
-    use figlang_metrics::text::significance::{comet_compare, CometCompare};
+    use figlang_metrics::neural::{comet_compare, CometCompare};
     let f = files();
     let (name, base) = metrics(&f)
         .into_iter()

@@ -322,7 +322,7 @@ pub(super) fn pairwise_sum_f64(a: &[f64]) -> f64 {
 }
 
 /// `np.sum` of a contiguous `float32` array (single-precision accumulation).
-pub(super) fn pairwise_sum_f32(a: &[f32]) -> f32 {
+pub(crate) fn pairwise_sum_f32(a: &[f32]) -> f32 {
     0.0 + pairwise(a, 0.0f32)
 }
 

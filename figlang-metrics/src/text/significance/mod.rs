@@ -37,8 +37,7 @@
 //! Resamples are scored in parallel (rayon); the draws are sequential, so results do not depend
 //! on the thread count.
 
-mod comet_compare;
-mod emulation;
+pub(crate) mod emulation;
 mod report;
 mod segments;
 
@@ -47,7 +46,6 @@ use rayon::prelude::*;
 use crate::text::error::MetricError;
 use crate::text::metrics::bleu_sacre::BleuStats;
 use crate::text::metrics::rouge::Prf;
-pub use comet_compare::{comet_compare, CometCompare, PairComparison, TIE_EPSILON};
 use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
 pub use segments::{segment_confidence_record, segment_paired_records};
@@ -64,7 +62,7 @@ pub const DEFAULT_BOOTSTRAP_SAMPLES: usize = 1000;
 /// sacreBLEU's default number of approximate-randomization trials (`--paired-ar-n`).
 pub const DEFAULT_AR_TRIALS: usize = 10000;
 
-const NAME: &str = "significance";
+pub(crate) const NAME: &str = "significance";
 
 /// Number of resamples (or trials) and the seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -305,7 +303,7 @@ impl Table {
     }
 }
 
-fn check_samples(what: &str, n: usize) -> Result<(), MetricError> {
+pub(crate) fn check_samples(what: &str, n: usize) -> Result<(), MetricError> {
     if n == 0 {
         return Err(MetricError::option(
             NAME,

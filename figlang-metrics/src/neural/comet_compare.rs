@@ -1,4 +1,5 @@
-//! The statistics of unbabel-comet 2.2.7's `comet-compare` on segment scores: bootstrap
+//! The statistics of unbabel-comet 2.2.7's `comet-compare` on segment scores (next to the COMET
+//! scorer, whose scores it compares; the resampling arithmetic is the text significance tests'): bootstrap
 //! resampling of system means (`--num_splits` partitions of `--sample_ratio` of the segments,
 //! drawn with replacement; wins and ties at a difference of 0.001) and SciPy's paired t-test
 //! (`--t_test_alternative`), for every pair of systems in order.
@@ -11,7 +12,7 @@
 //! scores (SciPy keeps `float32`), so its statistic and p-value agree to about 1e-6.
 //!
 //! ```
-//! use figlang_metrics::text::significance::{comet_compare, CometCompare};
+//! use figlang_metrics::neural::{comet_compare, CometCompare};
 //! let x: Vec<f64> = (0..50).map(|i| 0.6 + (i % 7) as f64 / 100.0).collect();
 //! let y: Vec<f64> = x.iter().map(|v| v - 0.05).collect();
 //! let pairs = comet_compare(&[x, y], &CometCompare::default())?;
@@ -25,8 +26,8 @@ use figlang_stats::{ttest_rel, Alternative, TTest};
 use hauser_core::limits;
 use serde::Serialize;
 
-use super::emulation::pairwise_sum_f32;
-use super::{check_samples, NAME};
+use crate::text::significance::emulation::pairwise_sum_f32;
+use crate::text::significance::{check_samples, NAME};
 use crate::text::MetricError;
 
 /// A difference of partition means below this is a tie (comet-compare's `EPS`).
