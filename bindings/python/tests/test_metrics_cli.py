@@ -6,6 +6,7 @@ golden tests' tolerance), signatures exactly."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
@@ -158,6 +159,16 @@ def test_every_registry_metric_is_reachable(cli, single, tmp_path):
         if name == "meteor" and not Path("/usr/share/wordnet/data.noun").exists():
             continue
         check(cli, files, name, {})
+
+
+def test_names_are_the_clis_list(cli, tmp_path):
+    """`NAMES` is the registry table the CLI lists too (figlang-metrics `text::REGISTRY`): the same
+    names in the same order as `hauser metric`'s unknown-metric message gives them."""
+    hyp = write_lines(tmp_path / "hyp.txt", ["a"])
+    p = subprocess.run([str(cli.path), "metric", "nosuch", "--hyp", str(hyp)], capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    listed = p.stderr.split("text metrics: ", 1)[1].split("; neural:", 1)[0].split(", ")
+    assert tuple(n for n in listed if n != "wmd") == M.NAMES, p.stderr
 
 
 @pytest.mark.parametrize("name", ["chrf", "sentbleu", "rougeL", "bleu", "ter", "distinct2"])
