@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use figlang_metrics::text::bleu_sacre::SacreBleu;
 use figlang_metrics::text::chrf::Chrf;
-use figlang_metrics::text::significance::{bleu_stats_row, paired_bootstrap, Resampling};
+use figlang_metrics::text::significance::{paired_bootstrap, Resampling};
 use figlang_metrics::text::ter::Ter;
 use hauser_benches::read_lines;
 
@@ -66,7 +66,7 @@ fn main() {
     let rows = |h: &[String]| -> Vec<Vec<f64>> {
         h.iter()
             .zip(&refs_m)
-            .map(|(h, r)| bleu_stats_row(&cfg.segment_stats(h, r)))
+            .map(|(h, r)| cfg.segment_stats(h, r).row())
             .collect()
     };
     let base = rows(&hyp_m);

@@ -62,18 +62,30 @@ pub struct Entry {
 pub const REGISTRY: [Entry; 14] = [
     entry("bleu", Needs::References, bleu),
     entry("sentbleu", Needs::References, sentbleu),
-    entry("chrf", Needs::References, chrf),
-    entry("chrf++", Needs::References, chrf_plus_plus),
+    entry("chrf", Needs::References, |o| {
+        chrf(o, "chrf", Chrf::default())
+    }),
+    entry("chrf++", Needs::References, |o| {
+        chrf(o, "chrf++", Chrf::plus_plus())
+    }),
     entry("ter", Needs::References, ter),
-    entry("rouge1", Needs::References, rouge1),
-    entry("rouge2", Needs::References, rouge2),
-    entry("rougeL", Needs::References, rouge_l),
-    entry("rougeLsum", Needs::References, rouge_lsum),
+    entry("rouge1", Needs::References, |o| rouge(o, RougeType::Rouge1)),
+    entry("rouge2", Needs::References, |o| rouge(o, RougeType::Rouge2)),
+    entry("rougeL", Needs::References, |o| rouge(o, RougeType::RougeL)),
+    entry("rougeLsum", Needs::References, |o| {
+        rouge(o, RougeType::RougeLsum)
+    }),
     entry("meteor", Needs::References, meteor),
-    entry("distinct1", Needs::HypothesesOnly, distinct1),
-    entry("distinct2", Needs::HypothesesOnly, distinct2),
+    entry("distinct1", Needs::HypothesesOnly, |o| {
+        distinct(o, "distinct1", 1)
+    }),
+    entry("distinct2", Needs::HypothesesOnly, |o| {
+        distinct(o, "distinct2", 2)
+    }),
     entry("selfbleu", Needs::HypothesesOnly, selfbleu),
-    entry("distinct3", Needs::HypothesesOnly, distinct3),
+    entry("distinct3", Needs::HypothesesOnly, |o| {
+        distinct(o, "distinct3", 3)
+    }),
 ];
 
 const fn entry(name: &'static str, needs: Needs, build: Build) -> Entry {
@@ -249,16 +261,8 @@ fn sentbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     }))
 }
 
-fn chrf(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    chrf_with(o, "chrf", Chrf::default())
-}
-
-fn chrf_plus_plus(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    chrf_with(o, "chrf++", Chrf::plus_plus())
-}
-
 /// chrF with the options' settings over `base`'s orders and beta.
-fn chrf_with(
+fn chrf(
     o: &TextMetricOptions,
     name: &'static str,
     base: Chrf,
@@ -300,22 +304,6 @@ fn ter(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     }))
 }
 
-fn rouge1(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    rouge(o, RougeType::Rouge1)
-}
-
-fn rouge2(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    rouge(o, RougeType::Rouge2)
-}
-
-fn rouge_l(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    rouge(o, RougeType::RougeL)
-}
-
-fn rouge_lsum(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    rouge(o, RougeType::RougeLsum)
-}
-
 /// ROUGE of `rouge_type` with the options' implementation.
 fn rouge(o: &TextMetricOptions, rouge_type: RougeType) -> Result<Box<dyn TextMetric>, MetricError> {
     let imp = match o.rouge_impl.as_str() {
@@ -354,18 +342,6 @@ fn meteor(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
         name: "meteor",
         kind: Sentence::Meteor(Box::new(m)),
     }))
-}
-
-fn distinct1(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    distinct(o, "distinct1", 1)
-}
-
-fn distinct2(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    distinct(o, "distinct2", 2)
-}
-
-fn distinct3(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
-    distinct(o, "distinct3", 3)
 }
 
 fn distinct(

@@ -37,9 +37,14 @@ pub trait SummedStats: Clone + std::fmt::Debug + Send + Sync {
     /// The signature of the corpus score with `n_refs` references.
     fn corpus_signature(&self, n_refs: usize) -> Signature;
 
-    /// The signature of the sentence scores (0-1): the settings of
-    /// [`for_sentences`](Self::for_sentences), with the scale named.
-    fn sentence_signature(&self, n_refs: usize) -> Signature;
+    /// The signature of the sentence scores (0-1): the corpus signature of the settings of
+    /// [`for_sentences`](Self::for_sentences), with the scale named after it (chrF, whose
+    /// signature always names its scale, names 0-1 in its place).
+    fn sentence_signature(&self, n_refs: usize) -> Signature {
+        self.for_sentences()
+            .corpus_signature(n_refs)
+            .with("scale", "0-1")
+    }
 
     /// The settings that score sentences: the corpus ones, except where the reference tool
     /// scores sentences otherwise (sacreBLEU's BLEU: effective order).

@@ -10,8 +10,8 @@ use figlang_metrics::text::bleu_sacre::{SacreBleu, SacreSmoothing};
 use figlang_metrics::text::chrf::Chrf;
 use figlang_metrics::text::rouge::Prf;
 use figlang_metrics::text::significance::{
-    bleu_stats_row, bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap,
-    rouge_bootstrap_types, PairedResult, Resampling, StatsScorer,
+    bootstrap_ci, paired_ar, paired_bootstrap, rouge_bootstrap, rouge_bootstrap_types,
+    PairedResult, Resampling, StatsScorer,
 };
 use serde_json::Value;
 
@@ -229,7 +229,7 @@ fn fixture_statistics_match_the_rust_metrics() {
             let r = &refs[i];
             let at = || format!("system {k} segment {i}");
             assert_eq!(
-                bleu_stats_row(&bleu.segment_stats(h, r)),
+                bleu.segment_stats(h, r).row(),
                 want_bleu[k][i],
                 "bleu {}",
                 at()

@@ -607,11 +607,6 @@ impl SummedStats for SacreBleu {
     fn corpus_signature(&self, n_refs: usize) -> Signature {
         self.signature(n_refs)
     }
-    fn sentence_signature(&self, n_refs: usize) -> Signature {
-        SummedStats::for_sentences(self)
-            .signature(n_refs)
-            .with("scale", "0-1")
-    }
     fn for_sentences(&self) -> Self {
         SacreBleu {
             effective_order: true,

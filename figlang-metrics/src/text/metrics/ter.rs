@@ -728,9 +728,6 @@ impl SummedStats for Ter {
     fn corpus_signature(&self, n_refs: usize) -> Signature {
         self.signature(n_refs)
     }
-    fn sentence_signature(&self, n_refs: usize) -> Signature {
-        self.signature(n_refs).with("scale", "0-1")
-    }
     fn details(&self, stats: &TerStats, score: f64) -> serde_json::Map<String, serde_json::Value> {
         let mut m = serde_json::Map::new();
         m.insert("score".into(), serde_json::json!(score));

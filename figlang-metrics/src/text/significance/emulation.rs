@@ -223,7 +223,7 @@ fn as_f32(sums: &[f32]) -> Vec<Np> {
 }
 
 /// sacreBLEU's BLEU on statistics rows `[sys_len, ref_len, correct_1..N, total_1..N]`
-/// ([`bleu_stats_row`](super::bleu_stats_row)); resamples are scored as sacreBLEU scores its
+/// ([`BleuStats::row`](crate::text::metrics::bleu_sacre::BleuStats::row)); resamples are scored as sacreBLEU scores its
 /// `float32` rows (single-precision n-gram precisions).
 impl StatsScorer for SacreBleu {
     fn score(&self, sums: &[f64]) -> f64 {
@@ -758,7 +758,7 @@ mod tests {
         ];
         let mut sums = vec![0.0; 10];
         for (h, r) in hyps.iter().zip(&refs) {
-            let row = super::super::bleu_stats_row(&bleu.segment_stats(h, r));
+            let row = bleu.segment_stats(h, r).row();
             sums.iter_mut().zip(&row).for_each(|(s, v)| *s += v);
         }
         let want = bleu.corpus(&hyps, &[refs[0].clone(), refs[1].clone()]);

@@ -10,7 +10,7 @@
 //!
 //! The tests work on per-segment sufficient statistics (one row of numbers per segment) and a
 //! [`StatsScorer`] that scores a summed row: [`SacreBleu`](crate::text::metrics::bleu_sacre::SacreBleu) and
-//! [`Chrf`](crate::text::metrics::chrf::Chrf) implement it (rows from [`bleu_stats_row`] and
+//! [`Chrf`](crate::text::metrics::chrf::Chrf) implement it (rows from [`BleuStats::row`](crate::text::metrics::bleu_sacre::BleuStats::row) and
 //! [`Chrf::segment_stats`](crate::text::metrics::chrf::Chrf::segment_stats)), and so does any
 //! `Fn(&[f64]) -> f64 + Sync`.
 //!
@@ -44,7 +44,6 @@ mod segments;
 use rayon::prelude::*;
 
 use crate::text::error::MetricError;
-use crate::text::metrics::bleu_sacre::BleuStats;
 use crate::text::metrics::rouge::Prf;
 use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
@@ -172,11 +171,6 @@ impl<F: Fn(&[f64]) -> f64 + Sync> StatsScorer for F {
     fn score(&self, sums: &[f64]) -> f64 {
         self(sums)
     }
-}
-
-/// A BLEU statistics row in sacreBLEU's layout: `[sys_len, ref_len, correct_1..N, total_1..N]`.
-pub fn bleu_stats_row(stats: &BleuStats) -> Vec<f64> {
-    stats.row()
 }
 
 /// sacreBLEU's `--confidence` result for one system (`μ = mean ± ci`).
