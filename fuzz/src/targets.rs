@@ -436,7 +436,7 @@ fn meteor(nltk: NltkTokenizer) -> Option<&'static dyn TextMetric> {
 /// second reference list). First byte: sacreBLEU tokenizer (mod 3),
 /// bit 2 lowercase, bit 3 NLTK 3.4.5, bits 4-5 the ROUGE implementation, bit 6 pltrdy
 /// pre-tokenisation, bit 7 keep the reference lists unaligned (an error, never a panic).
-/// Sentence scores are in [0, 1] (NLTK 3.4.5 METEOR: [0, 2]; TER: finite, at least 0), one per
+/// Sentence scores are in [0, 1] (NLTK 3.4.5 METEOR: [0, 2]; the error rates: finite, at least 0), one per
 /// hypothesis; reference lists that are not line-aligned
 /// are refused; corpus scores are finite.
 pub fn text_metrics(data: &[u8]) {
@@ -501,7 +501,8 @@ pub fn text_metrics(data: &[u8]) {
             // reference makes any hypothesis 1 (sacreBLEU), so it is bounded by the edits.
             let top = if name == "meteor" && nltk == NltkTokenizer::V345 {
                 2.0
-            } else if name == "ter" {
+            } else if metric.lower_is_better() {
+                // The error rates (TER, WER, CER) count edits per reference unit.
                 f64::INFINITY
             } else {
                 1.0

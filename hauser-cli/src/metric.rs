@@ -30,15 +30,25 @@ use crate::wmd_metric::{self, WmdArgs};
 
 /// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
 /// those of figlang-metrics' registry.
-pub const TEXT_METRICS: [&str; 14] = figlang_metrics::text::NAMES;
+pub const TEXT_METRICS: &[&str] = &figlang_metrics::text::NAMES;
+
+/// The help of the metric argument, listing the registry's names (so that a new metric
+/// appears without a second list to keep).
+fn name_help() -> String {
+    format!(
+        "Metric: a text metric ({}: bleu is sacreBLEU's corpus BLEU, sentbleu NLTK's sentence \
+         BLEU), wmd (Word Mover's Distance, needs --vectors), or a neural metric ({})",
+        TEXT_METRICS.join(", "),
+        neural_metric::NAMES.join(", ")
+    )
+}
 
 /// Arguments of `hauser metric`.
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
-    /// Metric: bleu (sacreBLEU corpus), sentbleu (NLTK sentence BLEU), chrf, chrf++, ter, rouge1,
-    /// rouge2, rougeL, rougeLsum, meteor, distinct1, distinct2, selfbleu, distinct3, wmd (Word Mover's
-    /// Distance, needs --vectors), or a neural metric (bertscore, bleurt, comet, metricx,
-    /// perplexity, style).
+    /// Metric: a text metric of figlang-metrics' registry, wmd (Word Mover's Distance, needs
+    /// --vectors), or a neural metric; `--help` lists them.
+    #[arg(help = name_help())]
     pub name: String,
     /// Hypotheses, one per line (`-` for stdin).
     #[arg(

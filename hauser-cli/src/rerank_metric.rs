@@ -216,13 +216,13 @@ impl RerankMetric {
         &self.name
     }
 
-    /// Which end of the metric's scale is good: the lowest for TER, MetricX (an error score)
-    /// and perplexity, the highest for the others.
+    /// Which end of the metric's scale is good: the lowest for the error rates (the text
+    /// metrics that say so: TER, WER, CER), MetricX (an error score) and perplexity, the
+    /// highest for the others.
     pub fn direction(&self) -> Direction {
-        match (&self.kind, self.name.as_str()) {
-            (Kind::Metricx(..) | Kind::Perplexity(_), _) | (Kind::Text(_), "ter") => {
-                Direction::LowerIsBetter
-            }
+        match &self.kind {
+            Kind::Metricx(..) | Kind::Perplexity(_) => Direction::LowerIsBetter,
+            Kind::Text(m) if m.lower_is_better() => Direction::LowerIsBetter,
             _ => Direction::HigherIsBetter,
         }
     }

@@ -44,17 +44,6 @@ fn per_hyp_refs<'a>(
         .collect())
 }
 
-/// `f` of each hypothesis and its references ([`per_hyp_refs`], references required).
-fn per_segment<T>(
-    metric: &str,
-    hyps: &[String],
-    refs: &[Vec<String>],
-    f: impl Fn(&str, &[&str]) -> T,
-) -> Result<Vec<T>, MetricError> {
-    let per = per_hyp_refs(metric, hyps, refs, true)?;
-    Ok(hyps.iter().zip(&per).map(|(h, r)| f(h, r)).collect())
-}
-
 fn mean(v: impl ExactSizeIterator<Item = f64>) -> f64 {
     let n = v.len();
     if n == 0 {
@@ -72,14 +61,46 @@ fn object(value: impl serde::Serialize) -> Details {
     }
 }
 
-/// A metric of summed statistics ([`SummedStats`]: sacreBLEU's BLEU, chrF and TER), under its
-/// registry name: the corpus score (0-100) from summed statistics, sentence scores with the
-/// sentence settings divided by 100 (the 0-1 scale their signature names), each segment's
-/// statistics for the resampling tests.
+/// A metric of summed statistics ([`SummedStats`]: sacreBLEU's BLEU, chrF and TER, jiwer's WER
+/// and CER), under its registry name: the corpus score from summed statistics, sentence scores
+/// with the sentence settings on the 0-1 scale (sacreBLEU's 0-100 divided by 100, as their
+/// signature names), each segment's statistics for the resampling tests.
 #[derive(Debug, Clone)]
 pub(crate) struct Summed<M> {
     pub name: &'static str,
     pub metric: M,
+}
+
+impl<M: SummedStats> Summed<M> {
+    /// The references of each hypothesis, once the metric accepts their number.
+    fn per_hyp<'a>(
+        &self,
+        hyps: &[String],
+        refs: &'a [Vec<String>],
+    ) -> Result<Vec<Vec<&'a str>>, MetricError> {
+        let per = per_hyp_refs(self.name, hyps, refs, true)?;
+        self.metric.check_references(refs.len())?;
+        Ok(per)
+    }
+
+    /// `f` of each hypothesis and its references.
+    fn per_segment<T>(
+        &self,
+        hyps: &[String],
+        refs: &[Vec<String>],
+        f: impl Fn(&str, &[&str]) -> T,
+    ) -> Result<Vec<T>, MetricError> {
+        let per = self.per_hyp(hyps, refs)?;
+        Ok(hyps.iter().zip(&per).map(|(h, r)| f(h, r)).collect())
+    }
+
+    /// What divides a score of the metric's scale to the 0-1 of sentence scores.
+    fn to_unit(&self) -> f64 {
+        match self.metric.scale() {
+            Scale::Percent => 100.0,
+            _ => 1.0,
+        }
+    }
 }
 
 impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
@@ -87,7 +108,10 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         self.name
     }
     fn scale(&self) -> Scale {
-        Scale::Percent
+        self.metric.scale()
+    }
+    fn lower_is_better(&self) -> bool {
+        self.metric.lower_is_better()
     }
     fn signature(&self, _n_hyps: usize, n_refs: usize) -> Signature {
         self.metric.corpus_signature(n_refs)
@@ -101,10 +125,11 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
         let sentence = self.metric.for_sentences();
+        let unit = self.to_unit();
         // Straight from the statistics: a per-sentence `MetricScore` would clone a signature
         // per hypothesis, a fifth of the cost of a short sentence.
-        per_segment(self.name, hyps, refs, |h, r| {
-            sentence.score_from_stats(&sentence.segment_stats(h, r)) / 100.0
+        self.per_segment(hyps, refs, |h, r| {
+            sentence.score_from_stats(&sentence.segment_stats(h, r)) / unit
         })
     }
     fn segment_corpus_scores(
@@ -112,7 +137,7 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        per_segment(self.name, hyps, refs, |h, r| {
+        self.per_segment(hyps, refs, |h, r| {
             self.metric
                 .score_from_stats(&self.metric.segment_stats(h, r))
         })
@@ -123,9 +148,10 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         refs: &[Vec<String>],
     ) -> Result<Vec<Details>, MetricError> {
         let sentence = self.metric.for_sentences();
-        per_segment(self.name, hyps, refs, |h, r| {
+        let unit = self.to_unit();
+        self.per_segment(hyps, refs, |h, r| {
             let stats = sentence.segment_stats(h, r);
-            let score = sentence.score_from_stats(&stats) / 100.0;
+            let score = sentence.score_from_stats(&stats) / unit;
             sentence.details(&stats, score)
         })
     }
@@ -134,7 +160,7 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<MetricScore, MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
+        let per = self.per_hyp(hyps, refs)?;
         self.metric.corpus(hyps, &per)
     }
     fn corpus_details(
@@ -142,7 +168,7 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<(MetricScore, Details), MetricError> {
-        let per = per_hyp_refs(self.name, hyps, refs, true)?;
+        let per = self.per_hyp(hyps, refs)?;
         let total = self.metric.corpus_stats(hyps, &per);
         let score = self.metric.score_from_stats(&total);
         let details = self.metric.details(&total, score);
@@ -165,7 +191,7 @@ impl<M: SummedStats + StatsScorer + 'static> Resampled for Summed<M> {
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<Vec<f64>>, MetricError> {
-        per_segment(self.name, hyps, refs, |h, r| {
+        self.per_segment(hyps, refs, |h, r| {
             self.metric.stats_row(self.metric.segment_stats(h, r))
         })
     }

@@ -52,6 +52,12 @@ pub trait TextMetric: Send + Sync + fmt::Debug {
         true
     }
 
+    /// True for the error rates (TER, WER, CER), whose best score is the lowest: `hauser
+    /// rerank` ranks by it, and minimum Bayes risk minimises it.
+    fn lower_is_better(&self) -> bool {
+        false
+    }
+
     /// Whether each sentence score reads only its own hypothesis and references, so that a
     /// column may be scored in independent chunks. False for Self-BLEU, which scores each text
     /// against all the others.

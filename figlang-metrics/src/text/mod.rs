@@ -1,17 +1,8 @@
-//! Text metrics with proven parity to their reference implementations.
-//!
-//! | metric | module | reference |
-//! | --- | --- | --- |
-//! | sentence / corpus BLEU | [`bleu_nltk`] | NLTK 3.10.4 `sentence_bleu`, `corpus_bleu` |
-//! | corpus / sentence BLEU | [`bleu_sacre`] | sacreBLEU 2.4.3 `BLEU` |
-//! | chrF, chrF++ | [`chrf`] | sacreBLEU 2.4.3 `CHRF` (1.x `sentence_chrf` on the 0-1 scale) |
-//! | TER | [`ter`] | sacreBLEU 2.4.3 `TER` (Tercom normalisation, beam edit distance, shifts) |
-//! | word tokenizer | [`tokenize`], [`punkt`] | NLTK `word_tokenize` / `sent_tokenize` |
-//!
-//! | ROUGE-1/2/L/Lsum | [`rouge`] | Google `rouge-score`, pltrdy `rouge` 1.0.1 / 0.3.2 |
-//! | METEOR | [`meteor`] | NLTK 3.10.4 / 3.4.5 `meteor_score` |
-//! | distinct-n, self-BLEU | [`diversity`] | |
-//! | bootstrap CI, paired bootstrap / approximate randomization, ROUGE bootstrap | [`significance`] | sacreBLEU 2.4.3 `significance`, rouge-score 0.1.2 `BootstrapAggregator` |
+//! Text metrics with proven parity to their reference implementations: one file each in
+//! [`metrics`] (its table says which reference each reproduces), the tokenizers they share
+//! ([`tokenize`], [`punkt`], [`porter`], [`treebank_legacy`]), WordNet ([`wordnet`],
+//! [`wordnet_sim`]) and sacreBLEU's significance tests ([`significance`]: bootstrap CI, paired
+//! bootstrap and approximate randomization, and rouge-score 0.1.2's `BootstrapAggregator`).
 //!
 //! All of them are also [`TextMetric`]s, built by name with [`metric_by_name`] (the names are
 //! [`NAMES`]) from one [`TextMetricOptions`]: sentence scores (0-1) and a corpus score with its
@@ -25,7 +16,7 @@ mod adapters;
 pub mod error;
 mod interface;
 pub(crate) mod lexical;
-pub(crate) mod metrics;
+pub mod metrics;
 pub mod registry;
 pub mod score;
 pub mod significance;

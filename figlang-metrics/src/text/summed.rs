@@ -1,5 +1,5 @@
 //! The metrics whose corpus score comes from summed per-segment sufficient statistics
-//! (sacreBLEU's BLEU, chrF and TER): what one of them is, as [`SummedStats`]. Each metric's own
+//! (sacreBLEU's BLEU, chrF and TER, jiwer's WER and CER): what one of them is, as [`SummedStats`]. Each metric's own
 //! file implements it (its statistics, the score of statistics, its signatures, the names of its
 //! details); scoring sentences and corpora, their details and the rows that the resampling tests
 //! draw from is written once, over this trait, by the registry's `Summed` metric.
@@ -11,6 +11,7 @@ use hauser_core::Signature;
 use serde_json::{Map, Value};
 
 use super::error::MetricError;
+use super::interface::Scale;
 use super::score::MetricScore;
 
 /// A corpus metric of summed per-segment statistics.
@@ -24,8 +25,29 @@ pub trait SummedStats: Clone + std::fmt::Debug + Send + Sync {
     /// The summed statistics of a corpus (`refs[i]`: the references of `hyps[i]`).
     fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> Self::Stats;
 
-    /// The score (the corpus scale, 0-100) of statistics.
+    /// The score (on [`scale`](Self::scale)) of statistics.
     fn score_from_stats(&self, stats: &Self::Stats) -> f64;
+
+    /// The scale of [`score_from_stats`](Self::score_from_stats): 0-100 for sacreBLEU's
+    /// metrics, whose sentence scores are then divided by 100; jiwer's error rates are
+    /// fractions at both levels.
+    fn scale(&self) -> Scale {
+        Scale::Percent
+    }
+
+    /// True where the lowest score is the best (TER, the error rates).
+    fn lower_is_better(&self) -> bool {
+        false
+    }
+
+    /// Refuses a number of reference lists the reference tool cannot score (jiwer's error
+    /// rates read one reference per hypothesis); any number of at least one by default.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidInput`] naming the metric.
+    fn check_references(&self, _n_lists: usize) -> Result<(), MetricError> {
+        Ok(())
+    }
 
     /// The corpus score with its signature: the metric's own corpus function, which checks the
     /// references and may score in parallel.
@@ -39,11 +61,14 @@ pub trait SummedStats: Clone + std::fmt::Debug + Send + Sync {
 
     /// The signature of the sentence scores (0-1): the corpus signature of the settings of
     /// [`for_sentences`](Self::for_sentences), with the scale named after it (chrF, whose
-    /// signature always names its scale, names 0-1 in its place).
+    /// signature always names its scale, names 0-1 in its place; a metric whose corpus score
+    /// is already 0-1 gives its corpus signature).
     fn sentence_signature(&self, n_refs: usize) -> Signature {
-        self.for_sentences()
-            .corpus_signature(n_refs)
-            .with("scale", "0-1")
+        let sig = self.for_sentences().corpus_signature(n_refs);
+        match self.scale() {
+            Scale::Percent => sig.with("scale", "0-1"),
+            _ => sig,
+        }
     }
 
     /// The settings that score sentences: the corpus ones, except where the reference tool

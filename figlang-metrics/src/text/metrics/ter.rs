@@ -722,6 +722,9 @@ impl SummedStats for Ter {
     fn score_from_stats(&self, stats: &TerStats) -> f64 {
         Ter::score_from_stats(self, stats)
     }
+    fn lower_is_better(&self) -> bool {
+        true
+    }
     fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError> {
         Ter::corpus(self, hyps, refs)
     }
