@@ -27,6 +27,7 @@ use super::metrics::bleu_nltk::{NltkBleu, Smoothing};
 use super::metrics::bleu_sacre::{SacreBleu, SacreSmoothing};
 use super::metrics::chrf::Chrf;
 use super::metrics::diversity::{Distinct, SelfBleu};
+use super::metrics::error_rate::ErrorRate;
 use super::metrics::meteor::{Meteor, MeteorVersion};
 use super::metrics::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
 use super::metrics::ter::Ter;
@@ -59,7 +60,7 @@ pub struct Entry {
 /// The registry: every text metric, in the order `hauser metric` lists them. The CLI's names,
 /// `hauser rerank`'s MBR utilities (the entries that read references) and the Python package's
 /// `NAMES` all come from this table.
-pub const REGISTRY: [Entry; 14] = [
+pub const REGISTRY: [Entry; 16] = [
     entry("bleu", Needs::References, bleu),
     entry("sentbleu", Needs::References, sentbleu),
     entry("chrf", Needs::References, |o| {
@@ -85,6 +86,18 @@ pub const REGISTRY: [Entry; 14] = [
     entry("selfbleu", Needs::HypothesesOnly, selfbleu),
     entry("distinct3", Needs::HypothesesOnly, |o| {
         distinct(o, "distinct3", 3)
+    }),
+    entry("wer", Needs::References, |_| {
+        Ok(Box::new(Summed {
+            name: "wer",
+            metric: ErrorRate::WORDS,
+        }))
+    }),
+    entry("cer", Needs::References, |_| {
+        Ok(Box::new(Summed {
+            name: "cer",
+            metric: ErrorRate::CHARS,
+        }))
     }),
 ];
 

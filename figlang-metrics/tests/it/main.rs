@@ -6,6 +6,7 @@ mod golden_bleu;
 mod golden_chrf;
 mod golden_comet_compare;
 mod golden_diversity;
+mod golden_error_rate;
 mod golden_meteor;
 mod golden_porter;
 mod golden_rouge;
