@@ -59,6 +59,7 @@ pub mod rerank;
 pub mod scorer;
 pub mod signature;
 pub mod tokenize;
+pub mod treebank;
 pub mod types;
 
 pub use criterion::{Criterion, Direction, TieRule};

@@ -1,9 +1,10 @@
 //! Word tokenisation: a port of NLTK's `NLTKWordTokenizer` (the improved Penn Treebank
 //! tokenizer that `nltk.word_tokenize` applies to each sentence).
 //!
-//! The rules run in NLTK's order (starting quotes, punctuation, brackets, dashes, ending quotes,
-//! contractions) on the same text, so the output is token for token NLTK's (checked by golden
-//! tests against NLTK 3.10.4, `hauser-core/tests/fixtures/treebank_nltk.json`). NLTK's patterns
+//! The rules, a table of [`crate::treebank`]'s engine, run in NLTK's order (starting quotes,
+//! punctuation, brackets, dashes, ending quotes, contractions) on the same text, so the output
+//! is token for token NLTK's (checked by golden tests against NLTK 3.10.4,
+//! `hauser-core/tests/fixtures/treebank_nltk.json`). NLTK's patterns
 //! with look-around, which the `regex` crate does not support, are implemented as hand-written
 //! scans with the same semantics.
 //!
@@ -11,10 +12,9 @@
 //! sentence splitter, which lives in `figlang-metrics` (it needs a trained model). For one
 //! sentence without an inner sentence boundary both give the same tokens.
 
-use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::treebank::{starts_with_word, Rule, Treebank};
 
 /// Splits `text` into NLTK Treebank word tokens (no sentence splitting, see the module docs).
 ///
@@ -25,123 +25,66 @@ use regex::Regex;
 /// assert_eq!(word_tokenize("\"Cannot\" he said."), vec!["``", "Can", "not", "''", "he", "said", "."]);
 /// ```
 pub fn word_tokenize(text: &str) -> Vec<String> {
-    treebank_string(text)
-        .split(is_python_space)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect()
+    NLTK.tokenize(text)
 }
 
-/// Python's `str.isspace` (what `str.split()` splits on): Unicode White_Space plus the ASCII
-/// information separators U+001C..U+001F.
-pub fn is_python_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
+/// Python's `str.isspace`, kept with the Treebank engine whose final `split()` reads it.
+pub use crate::treebank::is_python_space;
 
-struct Rule {
-    re: Regex,
-    rep: &'static str,
-}
-
-fn rule(pattern: &str, rep: &'static str) -> Rule {
-    Rule {
-        re: Regex::new(pattern).expect("static tokenizer pattern compiles"),
-        rep,
-    }
-}
-
-struct Rules {
-    starting: Vec<Rule>,
-    punctuation: Vec<Rule>,
-    parens: Rule,
-    dashes: Rule,
-    ending: Vec<Rule>,
-    contractions: Vec<Rule>,
-    word_char: Regex,
-}
-
-static RULES: LazyLock<Rules> = LazyLock::new(|| Rules {
+/// NLTK 3.10.4's `NLTKWordTokenizer` table, in its order (the brackets and dashes follow the
+/// punctuation; the contractions follow the ending quotes).
+static NLTK: LazyLock<Treebank> = LazyLock::new(|| Treebank {
     starting: vec![
-        rule("([«“‘„]|[`]+)", " $1 "),
-        rule("^\"", "``"),
-        rule("(``)", " $1 "),
-        rule(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
+        Rule::new("([«“‘„]|[`]+)", " $1 "),
+        Rule::new("^\"", "``"),
+        Rule::new("(``)", " $1 "),
+        Rule::new(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
     ],
+    quotes: opening_single_quotes,
     punctuation: vec![
-        rule(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
-        rule(r"([:,])([^\d])", " $1 $2"),
-        rule(r"([:,])$", " $1 "),
-        rule(r"\.{2,}", " $0 "),
-        rule(r"[;@#$%&]", " $0 "),
-        rule(r"[\u2012-\u2015]", " $0 "),
-        rule(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
-        rule(r"[?!]", " $0 "),
-        rule(r"([^'])' ", "$1 ' "),
-        rule(r"[*]", " $0 "),
+        Rule::new(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
+        Rule::new(r"([:,])([^\d])", " $1 $2"),
+        Rule::new(r"([:,])$", " $1 "),
+        Rule::new(r"\.{2,}", " $0 "),
+        Rule::new(r"[;@#$%&]", " $0 "),
+        Rule::new(r"[\u2012-\u2015]", " $0 "),
+        Rule::new(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
+        Rule::new(r"[?!]", " $0 "),
+        Rule::new(r"([^'])' ", "$1 ' "),
+        Rule::new(r"[*]", " $0 "),
+        // Brackets, then dashes.
+        Rule::new(r"[\]\[(){}<>]", " $0 "),
+        Rule::new("--", " -- "),
     ],
-    parens: rule(r"[\]\[(){}<>]", " $0 "),
-    dashes: rule("--", " -- "),
     ending: vec![
-        rule("([»”’])", " $1 "),
-        rule("''", " '' "),
-        rule("\"", " '' "),
-        rule(r"\s+", " "),
-        rule(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
-        rule(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
-    ],
-    contractions: vec![
-        rule(r"(?i)\b(can)(not)\b", " $1 $2 "),
-        rule(r"(?i)\b(d)('ye)\b", " $1 $2 "),
-        rule(r"(?i)\b(gim)(me)\b", " $1 $2 "),
-        rule(r"(?i)\b(gon)(na)\b", " $1 $2 "),
-        rule(r"(?i)\b(got)(ta)\b", " $1 $2 "),
-        rule(r"(?i)\b(lem)(me)\b", " $1 $2 "),
-        rule(r"(?i)\b(more)('n)\b", " $1 $2 "),
+        Rule::new("([»”’])", " $1 "),
+        Rule::new("''", " '' "),
+        Rule::new("\"", " '' "),
+        Rule::new(r"\s+", " "),
+        Rule::new(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
+        Rule::new(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
+        // Contractions.
+        Rule::new(r"(?i)\b(can)(not)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(d)('ye)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gim)(me)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gon)(na)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(got)(ta)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(more)('n)\b", " $1 $2 "),
         // NLTK: `\b(wan)(na)(?=\s)`; the whitespace is consumed and put back.
-        rule(r"(?i)\b(wan)(na)(\s)", " $1 $2 $3"),
-        rule(r"(?i) ('t)(is)\b", " $1 $2 "),
-        rule(r"(?i) ('t)(was)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(wan)(na)(\s)", " $1 $2 $3"),
+        Rule::new(r"(?i) ('t)(is)\b", " $1 $2 "),
+        Rule::new(r"(?i) ('t)(was)\b", " $1 $2 "),
     ],
-    word_char: Regex::new(r"^\w").expect("static pattern compiles"),
 });
-
-fn apply(text: String, r: &Rule) -> String {
-    match r.re.replace_all(&text, r.rep) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(s) => s,
-    }
-}
-
-/// The tokenized text as NLTK builds it before its final `split()`.
-fn treebank_string(text: &str) -> String {
-    let rules = &*RULES;
-    let mut t = text.to_string();
-    for r in &rules.starting {
-        t = apply(t, r);
-    }
-    t = opening_single_quotes(&t, &rules.word_char);
-    for r in &rules.punctuation {
-        t = apply(t, r);
-    }
-    t = apply(t, &rules.parens);
-    t = apply(t, &rules.dashes);
-    t = format!(" {t} ");
-    for r in &rules.ending {
-        t = apply(t, r);
-    }
-    for r in &rules.contractions {
-        t = apply(t, r);
-    }
-    t
-}
 
 /// NLTK's `(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)` -> `' `: an apostrophe opening a
 /// word (not a clitic) is split from it.
-fn opening_single_quotes(text: &str, word_char: &Regex) -> String {
+fn opening_single_quotes(text: &str) -> String {
+    let is_word = starts_with_word;
     if !text.contains('\'') {
         return text.to_string();
     }
-    let is_word = |s: &str| word_char.is_match(s);
     let mut out = String::with_capacity(text.len() + 8);
     let mut prev_is_word = false;
     for (i, c) in text.char_indices() {

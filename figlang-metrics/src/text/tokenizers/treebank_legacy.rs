@@ -2,82 +2,59 @@
 //! tokenizer with the "improved" quote and period rules that `word_tokenize` added then).
 //!
 //! The formality-transfer paper's BLEU column was computed with this older tokenizer: it keeps
-//! `..` inside a word (`nose..`), which NLTK >= 3.5 splits off. Golden tests against NLTK 3.4.5:
-//! `tests/fixtures/treebank_nltk345.json`.
+//! `..` inside a word (`nose..`), which NLTK >= 3.5 splits off. It is one of the two tables of
+//! [`hauser_core::treebank`], the engine NLTK's current tokenizer runs on too. Golden tests
+//! against NLTK 3.4.5: `tests/fixtures/treebank_nltk345.json`.
 
-use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use hauser_core::treebank::{starts_with_word, Rule, Treebank};
 
-struct Rule {
-    re: Regex,
-    rep: &'static str,
-}
-
-fn rule(p: &str, rep: &'static str) -> Rule {
-    Rule {
-        re: Regex::new(p).expect("static pattern"),
-        rep,
-    }
-}
-
-struct Rules {
-    starting: Vec<Rule>,
-    punctuation: Vec<Rule>,
-    tail: Vec<Rule>,
-    ending: Vec<Rule>,
-    word: Regex,
-}
-
-static RULES: LazyLock<Rules> = LazyLock::new(|| Rules {
+/// NLTK 3.4.5's table, in its order, on hauser-core's Treebank engine.
+static NLTK345: LazyLock<Treebank> = LazyLock::new(|| Treebank {
     starting: vec![
-        rule("([«“‘„]|[`]+)", " $1 "),
-        rule("^\"", "``"),
-        rule("(``)", " $1 "),
-        rule(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
+        Rule::new("([«“‘„]|[`]+)", " $1 "),
+        Rule::new("^\"", "``"),
+        Rule::new("(``)", " $1 "),
+        Rule::new(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
     ],
+    quotes: single_quote_rule,
     punctuation: vec![
-        rule(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
-        rule(r"([:,])([^\d])", " $1 $2"),
-        rule(r"([:,])$", " $1 "),
-        rule(r"\.\.\.", " ... "),
-        rule(r"[;@#$%&]", " $0 "),
-        rule(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
-        rule(r"[?!]", " $0 "),
-        rule(r"([^'])' ", "$1 ' "),
+        Rule::new(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
+        Rule::new(r"([:,])([^\d])", " $1 $2"),
+        Rule::new(r"([:,])$", " $1 "),
+        Rule::new(r"\.\.\.", " ... "),
+        Rule::new(r"[;@#$%&]", " $0 "),
+        Rule::new(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
+        Rule::new(r"[?!]", " $0 "),
+        Rule::new(r"([^'])' ", "$1 ' "),
+        // Brackets, then dashes.
+        Rule::new(r"[\]\[(){}<>]", " $0 "),
+        Rule::new("--", " -- "),
     ],
-    tail: vec![rule(r"[\]\[(){}<>]", " $0 "), rule("--", " -- ")],
     ending: vec![
-        rule("([»”’])", " $1 "),
-        rule("\"", " '' "),
-        rule(r"(\S)('')", "$1 $2 "),
-        rule(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
-        rule(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
-        rule(r"(?i)\b(can)(not)\b", " $1 $2 "),
-        rule(r"(?i)\b(d)('ye)\b", " $1 $2 "),
-        rule(r"(?i)\b(gim)(me)\b", " $1 $2 "),
-        rule(r"(?i)\b(gon)(na)\b", " $1 $2 "),
-        rule(r"(?i)\b(got)(ta)\b", " $1 $2 "),
-        rule(r"(?i)\b(lem)(me)\b", " $1 $2 "),
-        rule(r"(?i)\b(mor)('n)\b", " $1 $2 "),
-        rule(r"(?i)\b(wan)(na)\s", " $1 $2 "),
-        rule(r"(?i) ('t)(is)\b", " $1 $2 "),
-        rule(r"(?i) ('t)(was)\b", " $1 $2 "),
+        Rule::new("([»”’])", " $1 "),
+        Rule::new("\"", " '' "),
+        Rule::new(r"(\S)('')", "$1 $2 "),
+        Rule::new(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
+        Rule::new(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
+        Rule::new(r"(?i)\b(can)(not)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(d)('ye)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gim)(me)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gon)(na)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(got)(ta)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(mor)('n)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(wan)(na)\s", " $1 $2 "),
+        Rule::new(r"(?i) ('t)(is)\b", " $1 $2 "),
+        Rule::new(r"(?i) ('t)(was)\b", " $1 $2 "),
     ],
-    word: Regex::new(r"^\w").expect("static pattern"),
 });
-
-fn apply(text: String, r: &Rule) -> String {
-    match r.re.replace_all(&text, r.rep) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(s) => s,
-    }
-}
 
 /// NLTK 3.4.5's `(?i)(\')(?!re|ve|ll|m|t|s|d)(\w)\b` -> `\1 \2`: an apostrophe before a
 /// one-character word is split from it, unless that character starts a clitic.
-fn single_quote_rule(text: &str, word: &Regex) -> String {
+fn single_quote_rule(text: &str) -> String {
+    let is_word = starts_with_word;
     let mut out = String::with_capacity(text.len() + 4);
     let mut it = text.char_indices().peekable();
     while let Some((i, c)) = it.next() {
@@ -89,10 +66,10 @@ fn single_quote_rule(text: &str, word: &Regex) -> String {
         let mut cs = rest.chars();
         let Some(w) = cs.next() else { continue };
         let after = &rest[w.len_utf8()..];
-        let is_word = word.is_match(rest);
-        let boundary = after.is_empty() || !word.is_match(after);
+        let starts_word = is_word(rest);
+        let boundary = after.is_empty() || !is_word(after);
         let clitic = matches!(w.to_ascii_lowercase(), 'm' | 't' | 's' | 'd') || w == 'ſ';
-        if is_word && boundary && !clitic {
+        if starts_word && boundary && !clitic {
             out.push(' ');
             out.push(w);
             it.next();
@@ -109,24 +86,5 @@ fn single_quote_rule(text: &str, word: &Regex) -> String {
 /// assert_eq!(hauser_core::tokenize::word_tokenize("his nose.."), vec!["his", "nose", ".."]);
 /// ```
 pub fn word_tokenize_nltk345(text: &str) -> Vec<String> {
-    let r = &*RULES;
-    let mut t = text.to_string();
-    for x in &r.starting {
-        t = apply(t, x);
-    }
-    t = single_quote_rule(&t, &r.word);
-    for x in &r.punctuation {
-        t = apply(t, x);
-    }
-    for x in &r.tail {
-        t = apply(t, x);
-    }
-    t = format!(" {t} ");
-    for x in &r.ending {
-        t = apply(t, x);
-    }
-    t.split(hauser_core::tokenize::is_python_space)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+    NLTK345.tokenize(text)
 }
