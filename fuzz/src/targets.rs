@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use figlang_metrics::text::registry::{metric_by_name, TextMetric, TextMetricOptions, NAMES};
+use figlang_metrics::text::rouge::RougeImpl;
 use figlang_metrics::text::tokenize::{NltkTokenizer, SacreTokenizer};
 use figlang_metrics::text::{porter, punkt::PunktModel, rouge, tokenize, treebank_legacy};
 use hauser_core::ComponentExtractor;
@@ -467,12 +468,19 @@ pub fn text_metrics(data: &[u8]) {
         NltkTokenizer::Current
     };
     let options = TextMetricOptions {
-        sacre_tokenizer: ["13a", "intl", "none"][usize::from(flags % 3)].into(),
+        sacre_tokenizer: [
+            SacreTokenizer::T13a,
+            SacreTokenizer::Intl,
+            SacreTokenizer::None,
+        ][usize::from(flags % 3)],
         lowercase: flags & 4 != 0,
         nltk,
-        rouge_impl: ["rouge-score", "pltrdy", "pltrdy-0.3.2", "rouge-score"]
-            [usize::from((flags >> 4) & 3)]
-        .into(),
+        rouge_impl: [
+            RougeImpl::RougeScore,
+            RougeImpl::Pltrdy,
+            RougeImpl::Pltrdy032,
+            RougeImpl::RougeScore,
+        ][usize::from((flags >> 4) & 3)],
         rouge_pretokenize: flags & 0x40 != 0,
         ..TextMetricOptions::default()
     };

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use figlang_metrics::neural::{default_layer, BertScoreOptions};
+use figlang_metrics::text::rouge::RougeImpl;
 use figlang_metrics::text::tokenize::NltkTokenizer;
 use figlang_metrics::text::{metric_by_name, TextMetricOptions};
 use hauser_nli::{DeviceSpec, Precision};
@@ -133,7 +134,7 @@ pub fn rows(
     };
     let rouge = || {
         v345(TextMetricOptions {
-            rouge_impl: "pltrdy-0.3.2".into(),
+            rouge_impl: RougeImpl::Pltrdy032,
             rouge_pretokenize: true,
             ..TextMetricOptions::default()
         })

@@ -156,7 +156,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
     if !TEXT_METRICS.contains(&name) {
         return Err(unknown_metric(name));
     }
-    let metric = metric_by_name(name, &args.text.options()?).map_err(metric_err)?;
+    let metric = metric_by_name(name, &args.text.options(name)?).map_err(metric_err)?;
     if metric.needs_references() && refs.is_empty() {
         return Err(CliError::Usage(format!(
             "{name} needs at least one --ref file"

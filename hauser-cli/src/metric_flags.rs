@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use clap::Args;
 
-use figlang_metrics::text::{ChrfOptions, TextMetricOptions};
+use figlang_metrics::text::{ChrfOptions, TextMetricOptions, WordSettings};
 
 use crate::error::CliError;
 
@@ -195,14 +195,18 @@ impl TextFlags {
             .map(|(flag, _, _, readers)| (flag, readers))
     }
 
-    /// The library's options.
+    /// The library's options for metric `name`, the words it reads parsed into their types.
     ///
     /// # Errors
-    /// An unknown NLTK release.
-    pub fn options(&self) -> Result<TextMetricOptions, CliError> {
-        Ok(TextMetricOptions {
-            sacre_tokenizer: self.tokenize.clone().unwrap_or_else(|| "13a".into()),
-            smoothing: self.smooth.clone(),
+    /// An unknown NLTK release, tokenizer, smoothing or ROUGE implementation.
+    pub fn options(&self, name: &str) -> Result<TextMetricOptions, CliError> {
+        let usage = |e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string());
+        let words = WordSettings {
+            tokenize: self.tokenize.as_deref(),
+            smooth_method: self.smooth.as_deref(),
+            rouge_impl: Some(&self.rouge_impl),
+        };
+        TextMetricOptions {
             smooth_value: self.smooth_value,
             max_ngram_order: self.max_ngram_order,
             effective_order: self.effective_order,
@@ -226,14 +230,13 @@ impl TextFlags {
             nltk_corpus: self.corpus,
             use_stemmer: self.use_stemmer,
             split_summaries: self.split_summaries,
-            nltk: self
-                .nltk_tokenizer
-                .parse()
-                .map_err(|e: figlang_metrics::text::MetricError| CliError::Usage(e.to_string()))?,
-            rouge_impl: self.rouge_impl.clone(),
+            nltk: self.nltk_tokenizer.parse().map_err(usage)?,
             rouge_pretokenize: self.rouge_pretokenize,
             wordnet: self.wordnet.clone(),
-        })
+            ..TextMetricOptions::default()
+        }
+        .with_words(name, words)
+        .map_err(usage)
     }
 }
 

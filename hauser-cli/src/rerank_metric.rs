@@ -199,7 +199,7 @@ impl RerankMetric {
                 Kind::Style(StyleStrength::new(clf, &id, label)?)
             }
             _ => Kind::Text(
-                metric_by_name(name, &text.options()?)
+                metric_by_name(name, &text.options(name)?)
                     .map_err(|e| CliError::Usage(e.to_string()))?,
             ),
         };

@@ -158,8 +158,8 @@ impl Metric {
                     SacreSmoothing::AddK(v) => format!("add-k[{}]", fixed(v, 2)),
                     _ => args.smooth_method.clone(),
                 };
-                opts.sacre_tokenizer = tok.clone();
-                opts.smoothing = Some(args.smooth_method.clone());
+                opts.sacre_tokenizer = bleu.tokenizer;
+                opts.bleu_smoothing = Some(bleu.smoothing);
                 opts.smooth_value = args.smooth_value;
                 opts.lowercase = args.lowercase;
                 opts.effective_order = args.sentence_level;

@@ -20,7 +20,7 @@ use figlang_metrics::text::significance::{
 use figlang_metrics::text::ter::Ter;
 use figlang_metrics::text::{
     metric_by_name, ChrfOptions, Details, MetricError, TextMetric as Metric, TextMetricOptions,
-    NAMES,
+    WordSettings, NAMES,
 };
 
 use crate::convert::object_to_dict;
@@ -100,9 +100,10 @@ const OPTIONS: [&str; 25] = [
     "wordnet",
 ];
 
-/// [`TextMetricOptions`] from keyword options named as `hauser metric`'s flags; a name that
-/// is not one of them is a `TypeError`, as an unexpected keyword argument is.
-fn options(o: Option<&Bound<'_, PyDict>>) -> PyResult<TextMetricOptions> {
+/// [`TextMetricOptions`] for metric `name` from keyword options named as `hauser metric`'s
+/// flags (the words it reads parsed into their types); a name that is not one of them is a
+/// `TypeError`, as an unexpected keyword argument is.
+fn options(name: &str, o: Option<&Bound<'_, PyDict>>) -> PyResult<TextMetricOptions> {
     if let Some(d) = o {
         for key in d.keys() {
             let key: String = key.extract()?;
@@ -120,9 +121,17 @@ fn options(o: Option<&Bound<'_, PyDict>>) -> PyResult<TextMetricOptions> {
         Some(v) => v.parse().map_err(errors::metric)?,
         None => d.nltk,
     };
-    Ok(TextMetricOptions {
-        sacre_tokenizer: opt(o, "tokenize")?.unwrap_or(d.sacre_tokenizer),
-        smoothing: opt(o, "smooth_method")?,
+    let (tokenize, smooth_method, rouge_impl) = (
+        opt::<String>(o, "tokenize")?,
+        opt::<String>(o, "smooth_method")?,
+        opt::<String>(o, "rouge_impl")?,
+    );
+    let words = WordSettings {
+        tokenize: tokenize.as_deref(),
+        smooth_method: smooth_method.as_deref(),
+        rouge_impl: rouge_impl.as_deref(),
+    };
+    TextMetricOptions {
         smooth_value: opt(o, "smooth_value")?,
         max_ngram_order: opt(o, "max_ngram_order")?,
         effective_order: flag("effective_order")?,
@@ -147,10 +156,12 @@ fn options(o: Option<&Bound<'_, PyDict>>) -> PyResult<TextMetricOptions> {
         use_stemmer: flag("use_stemmer")?,
         split_summaries: flag("split_summaries")?,
         nltk,
-        rouge_impl: opt(o, "rouge_impl")?.unwrap_or(d.rouge_impl),
         rouge_pretokenize: flag("rouge_pretokenize")?,
         wordnet: opt::<PathBuf>(o, "wordnet")?.unwrap_or(d.wordnet),
-    })
+        ..d
+    }
+    .with_words(name, words)
+    .map_err(errors::metric)
 }
 
 /// The per-hypothesis results of `f` over (hypotheses, references), computed chunk by chunk in
@@ -267,7 +278,7 @@ impl PyTextMetric {
                 }
             )));
         }
-        let opts = self::options(options)?;
+        let opts = self::options(name, options)?;
         let metric = metric_by_name(name, &opts).map_err(errors::metric)?;
         Ok(Self {
             metric: Arc::from(metric),

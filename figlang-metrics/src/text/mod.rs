@@ -32,6 +32,6 @@ pub use tokenizers::{porter, punkt, tokenize, treebank_legacy};
 pub use error::MetricError;
 pub use registry::{
     metric_by_name, ChrfOptions, Details, Entry, Needs, Resampled, Scale, TextMetric,
-    TextMetricOptions, NAMES, REGISTRY,
+    TextMetricOptions, WordSettings, NAMES, REGISTRY,
 };
 pub use score::{aggregate_refs, MetricScore, RefAggregation};

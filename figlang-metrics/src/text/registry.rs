@@ -29,9 +29,9 @@ use super::metrics::chrf::Chrf;
 use super::metrics::diversity::{Distinct, SelfBleu};
 use super::metrics::error_rate::ErrorRate;
 use super::metrics::meteor::{Meteor, MeteorVersion};
-use super::metrics::rouge::{PltrdyRouge, PltrdyVersion, RougeScore, RougeType};
+use super::metrics::rouge::{PltrdyRouge, PltrdyVersion, RougeImpl, RougeScore, RougeType};
 use super::metrics::ter::Ter;
-use super::tokenizers::tokenize::NltkTokenizer;
+use super::tokenizers::tokenize::{NltkTokenizer, SacreTokenizer};
 
 /// What a metric reads besides the hypotheses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,16 +127,17 @@ pub fn names_needing_references() -> Vec<&'static str> {
         .collect()
 }
 
-/// Settings of the metrics built by [`metric_by_name`]. A setting is read (and, for the textual
-/// ones, parsed) only by the metrics it concerns, so a setting meant for another metric is
-/// never an error.
+/// Settings of the metrics built by [`metric_by_name`], typed: the ones users give as words are
+/// parsed when the arguments are read ([`TextMetricOptions::with_words`]). A setting is read
+/// only by the metrics it concerns, so a setting meant for another metric is never an error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextMetricOptions {
-    /// bleu: sacreBLEU tokenizer (`13a`, `intl`, `char`, `zh`, `none`).
-    pub sacre_tokenizer: String,
-    /// bleu: `exp` (default), `floor`, `add-k`, `none`; sentbleu: `method0`..`method7`
-    /// (default `method1`).
-    pub smoothing: Option<String>,
+    /// bleu: sacreBLEU tokenizer (13a by default).
+    pub sacre_tokenizer: SacreTokenizer,
+    /// bleu: sacreBLEU's smoothing (`exp` when none).
+    pub bleu_smoothing: Option<SacreSmoothing>,
+    /// sentbleu, selfbleu: NLTK's smoothing (`method1` when none).
+    pub nltk_smoothing: Option<Smoothing>,
     /// bleu: the value of `floor` (default 0.1) or `add-k` (default 1) smoothing.
     pub smooth_value: Option<f64>,
     /// bleu: the highest n-gram order (4).
@@ -165,8 +166,8 @@ pub struct TextMetricOptions {
     /// sentbleu, meteor, selfbleu, distinct, pltrdy ROUGE: the NLTK release to reproduce
     /// (for meteor, 3.4.5 also selects that release's algorithm).
     pub nltk: NltkTokenizer,
-    /// ROUGE implementation: `rouge-score` (Google), `pltrdy` (rouge 1.0.1) or `pltrdy-0.3.2`.
-    pub rouge_impl: String,
+    /// ROUGE implementation: rouge-score (Google), pltrdy (rouge 1.0.1) or pltrdy 0.3.2.
+    pub rouge_impl: RougeImpl,
     /// pltrdy ROUGE: tokenize with NLTK `word_tokenize` first.
     pub rouge_pretokenize: bool,
     /// meteor: the WordNet 3.0 database directory.
@@ -194,8 +195,9 @@ pub struct ChrfOptions {
 impl Default for TextMetricOptions {
     fn default() -> Self {
         Self {
-            sacre_tokenizer: "13a".into(),
-            smoothing: None,
+            sacre_tokenizer: SacreTokenizer::default(),
+            bleu_smoothing: None,
+            nltk_smoothing: None,
             smooth_value: None,
             max_ngram_order: None,
             effective_order: false,
@@ -208,10 +210,63 @@ impl Default for TextMetricOptions {
             use_stemmer: false,
             split_summaries: false,
             nltk: NltkTokenizer::Current,
-            rouge_impl: "rouge-score".into(),
+            rouge_impl: RougeImpl::RougeScore,
             rouge_pretokenize: false,
             wordnet: PathBuf::from("/usr/share/wordnet"),
         }
+    }
+}
+
+/// The settings users give as words: `hauser metric`'s `--tokenize`, `--smooth-method` and
+/// `--rouge-impl`, the Python keywords `tokenize`, `smooth_method` and `rouge_impl`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WordSettings<'a> {
+    /// sacreBLEU's tokenizer name (bleu).
+    pub tokenize: Option<&'a str>,
+    /// sacreBLEU's smoothing (bleu) or NLTK's (sentbleu, selfbleu).
+    pub smooth_method: Option<&'a str>,
+    /// The ROUGE implementation (rouge1, rouge2, rougeL, rougeLsum).
+    pub rouge_impl: Option<&'a str>,
+}
+
+impl TextMetricOptions {
+    /// The options with `words` parsed into their types for metric `name`, when the arguments
+    /// are read: a word the metric reads and does not know is an error naming the metric and
+    /// the words it knows; one it does not read is left to the caller's own refusal.
+    ///
+    /// ```
+    /// use figlang_metrics::text::registry::{TextMetricOptions, WordSettings};
+    /// let words = WordSettings { smooth_method: Some("floor"), ..WordSettings::default() };
+    /// assert!(TextMetricOptions::default().with_words("bleu", words).is_ok());
+    /// let err = TextMetricOptions::default().with_words("sentbleu", words).unwrap_err();
+    /// assert!(err.to_string().contains("method0..method7"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidOption`] for a word the metric reads and does not know.
+    pub fn with_words(mut self, name: &str, words: WordSettings<'_>) -> Result<Self, MetricError> {
+        match name {
+            "bleu" => {
+                if let Some(s) = words.smooth_method {
+                    self.bleu_smoothing = Some(s.parse()?);
+                }
+                if let Some(t) = words.tokenize {
+                    self.sacre_tokenizer = t.parse()?;
+                }
+            }
+            "sentbleu" | "selfbleu" => {
+                if let Some(s) = words.smooth_method {
+                    self.nltk_smoothing = Some(s.parse()?);
+                }
+            }
+            "rouge1" | "rouge2" | "rougeL" | "rougeLsum" => {
+                if let Some(r) = words.rouge_impl {
+                    self.rouge_impl = r.parse()?;
+                }
+            }
+            _ => {}
+        }
+        Ok(self)
     }
 }
 
@@ -237,7 +292,7 @@ pub fn metric_by_name(
 
 fn bleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     let smoothing = match (
-        o.smoothing.as_deref().unwrap_or("exp").parse()?,
+        o.bleu_smoothing.unwrap_or(SacreSmoothing::Exp),
         o.smooth_value,
     ) {
         (SacreSmoothing::Floor(_), Some(v)) => SacreSmoothing::Floor(v),
@@ -252,7 +307,7 @@ fn bleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
         ));
     }
     let metric = SacreBleu {
-        tokenizer: o.sacre_tokenizer.parse()?,
+        tokenizer: o.sacre_tokenizer,
         lowercase: o.lowercase,
         smoothing,
         effective_order: o.effective_order,
@@ -268,7 +323,7 @@ fn sentbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     Ok(Box::new(Averaged {
         name: "sentbleu",
         kind: Sentence::NltkBleu {
-            bleu: nltk_bleu(o, "method1")?,
+            bleu: nltk_bleu(o)?,
             corpus: o.nltk_corpus,
         },
     }))
@@ -319,25 +374,19 @@ fn ter(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
 
 /// ROUGE of `rouge_type` with the options' implementation.
 fn rouge(o: &TextMetricOptions, rouge_type: RougeType) -> Result<Box<dyn TextMetric>, MetricError> {
-    let imp = match o.rouge_impl.as_str() {
-        "rouge-score" => Rouge::Google(RougeScore {
+    let pltrdy = |version| {
+        Rouge::Pltrdy(PltrdyRouge {
+            version,
+            pretokenize: o.rouge_pretokenize.then_some(o.nltk),
+        })
+    };
+    let imp = match o.rouge_impl {
+        RougeImpl::RougeScore => Rouge::Google(RougeScore {
             use_stemmer: o.use_stemmer,
             split_summaries: o.split_summaries,
         }),
-        "pltrdy" | "pltrdy-0.3.2" => Rouge::Pltrdy(PltrdyRouge {
-            version: if o.rouge_impl == "pltrdy" {
-                PltrdyVersion::V1_0_1
-            } else {
-                PltrdyVersion::V0_3_2
-            },
-            pretokenize: o.rouge_pretokenize.then_some(o.nltk),
-        }),
-        other => {
-            return Err(MetricError::option(
-                "rouge",
-                format!("unknown implementation {other:?} (rouge-score, pltrdy, pltrdy-0.3.2)"),
-            ))
-        }
+        RougeImpl::Pltrdy => pltrdy(PltrdyVersion::V1_0_1),
+        RougeImpl::Pltrdy032 => pltrdy(PltrdyVersion::V0_3_2),
     };
     Ok(Box::new(Averaged {
         name: rouge_name(rouge_type),
@@ -374,7 +423,7 @@ fn distinct(
 fn selfbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     Ok(Box::new(SelfBleuMetric {
         cfg: SelfBleu {
-            bleu: nltk_bleu(o, "method1")?,
+            bleu: nltk_bleu(o)?,
         },
     }))
 }
@@ -383,9 +432,9 @@ fn selfbleu(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
 /// matching n-gram, and statistics are allocated per order.
 const MAX_ORDER: usize = 64;
 
-/// NLTK BLEU with the options' smoothing (`default` when none), weights, re-weighing and
+/// NLTK BLEU with the options' smoothing (method1 when none), weights, re-weighing and
 /// tokenizer.
-fn nltk_bleu(o: &TextMetricOptions, default: &str) -> Result<NltkBleu, MetricError> {
+fn nltk_bleu(o: &TextMetricOptions) -> Result<NltkBleu, MetricError> {
     let weights = o.weights.clone().unwrap_or_else(|| vec![0.25; 4]);
     if weights.is_empty() || weights.len() > MAX_ORDER || weights.iter().any(|w| !w.is_finite()) {
         return Err(MetricError::option(
@@ -394,11 +443,7 @@ fn nltk_bleu(o: &TextMetricOptions, default: &str) -> Result<NltkBleu, MetricErr
         ));
     }
     Ok(NltkBleu {
-        smoothing: o
-            .smoothing
-            .as_deref()
-            .unwrap_or(default)
-            .parse::<Smoothing>()?,
+        smoothing: o.nltk_smoothing.unwrap_or(Smoothing::Method1),
         weights,
         auto_reweigh: o.auto_reweigh,
         tokenizer: o.nltk,
@@ -521,21 +566,19 @@ mod tests {
     }
 
     #[test]
-    fn options_are_parsed_only_by_the_metric_they_concern() {
-        let opts = TextMetricOptions {
-            sacre_tokenizer: "zz".into(),
-            smoothing: Some("method3".into()),
-            ..TextMetricOptions::default()
+    fn words_are_parsed_only_for_the_metric_they_concern() {
+        let words = WordSettings {
+            tokenize: Some("zz"),
+            smooth_method: Some("method3"),
+            rouge_impl: Some("nope"),
         };
-        assert!(metric_by_name("bleu", &opts).is_err());
-        assert!(metric_by_name("sentbleu", &opts).is_ok());
-        assert!(metric_by_name("chrf", &opts).is_ok());
-        let opts = TextMetricOptions {
-            rouge_impl: "nope".into(),
-            ..TextMetricOptions::default()
-        };
-        assert!(metric_by_name("rougeL", &opts).is_err());
-        assert!(metric_by_name("bleu", &opts).is_ok());
+        let parse = |name: &str| TextMetricOptions::default().with_words(name, words);
+        assert!(parse("bleu").is_err());
+        assert!(parse("rougeL").is_err());
+        let sentbleu = parse("sentbleu").unwrap();
+        assert_eq!(sentbleu.nltk_smoothing, Some(Smoothing::Method3));
+        assert!(metric_by_name("sentbleu", &sentbleu).is_ok());
+        assert!(metric_by_name("chrf", &parse("chrf").unwrap()).is_ok());
     }
 
     #[test]

@@ -18,7 +18,7 @@ fn words() -> impl Strategy<Value = String> {
 fn options(lowercase: bool, smoothing: &str, effective: bool) -> TextMetricOptions {
     TextMetricOptions {
         lowercase,
-        smoothing: Some(smoothing.into()),
+        bleu_smoothing: Some(smoothing.parse().expect("sacreBLEU smoothing")),
         effective_order: effective,
         ..TextMetricOptions::default()
     }

@@ -353,6 +353,45 @@ pub enum PltrdyVersion {
     V0_3_2,
 }
 
+/// Which ROUGE implementation to reproduce (`--rouge-impl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RougeImpl {
+    /// Google's rouge-score 0.1.2.
+    #[default]
+    RougeScore,
+    /// pltrdy's rouge 1.0.1.
+    Pltrdy,
+    /// pltrdy's rouge 0.3.2 (the formality paper's).
+    Pltrdy032,
+}
+
+impl RougeImpl {
+    /// The name the command line and the Python keyword take.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RougeImpl::RougeScore => "rouge-score",
+            RougeImpl::Pltrdy => "pltrdy",
+            RougeImpl::Pltrdy032 => "pltrdy-0.3.2",
+        }
+    }
+}
+
+impl FromStr for RougeImpl {
+    type Err = MetricError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "rouge-score" => Ok(RougeImpl::RougeScore),
+            "pltrdy" => Ok(RougeImpl::Pltrdy),
+            "pltrdy-0.3.2" => Ok(RougeImpl::Pltrdy032),
+            other => Err(MetricError::option(
+                "rouge",
+                format!("unknown implementation {other:?} (rouge-score, pltrdy, pltrdy-0.3.2)"),
+            )),
+        }
+    }
+}
+
 /// The `rouge` package (pltrdy), default settings (`exclusive=True`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PltrdyRouge {
