@@ -106,11 +106,12 @@ fn close(a: f64, b: f64) -> bool {
     a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
-/// `hauser score` input: JSONL or the HAUSER JSON array (`hauser_cli::input::from_bytes`).
+/// `hauser score` input: JSONL or the HAUSER JSON array (`hauser_cli::io::input::from_bytes`).
 /// Every record carries its index in order and a line inside the file; the announced total is
 /// the number of records.
 pub fn score_input(data: &[u8]) {
-    let Ok(input) = hauser_cli::input::from_bytes(Path::new("fuzz.jsonl"), data.to_vec()) else {
+    let Ok(input) = hauser_cli::io::input::from_bytes(Path::new("fuzz.jsonl"), data.to_vec())
+    else {
         return;
     };
     let lines = 1 + data.iter().filter(|&&b| b == b'\n').count();
@@ -141,8 +142,8 @@ pub fn score_input(data: &[u8]) {
 pub fn extract(data: &[u8]) {
     let (flags, body) = split_first(data);
     let path = Path::new("fuzz.jsonl");
-    let reader =
-        hauser_cli::files::buffered(path, Cursor::new(body.to_vec())).expect("reads from memory");
+    let reader = hauser_cli::io::files::buffered(path, Cursor::new(body.to_vec()))
+        .expect("reads from memory");
     let mut out = Vec::new();
     let summary =
         hauser_cli::extract::extract_lines(reader, path, rules(flags & 1 == 1), &mut out, path)

@@ -14,8 +14,8 @@ use serde_json::json;
 use hauser_nli::{ModelSource, SequenceClassifier};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
 use crate::flags;
+use crate::io::files::{self, OutputFile};
 
 /// Options of `hauser classify`.
 #[derive(Debug, Clone, Args)]

@@ -16,9 +16,9 @@ use hauser_nli::{CometModel, CometPrediction, LoadOptions};
 use crate::drop_in::{fixed, python_lines, str_list};
 use crate::error::CliError;
 use crate::flags;
-use crate::out_file::OutputFile;
+use crate::io::out_file::OutputFile;
+use crate::io::run_files::RunFiles;
 use crate::py_text::{dumps, Json};
-use crate::run_files::RunFiles;
 
 /// The arguments both commands share (comet's names and defaults).
 #[derive(Debug, Clone, Args)]
@@ -185,7 +185,7 @@ fn load(
     translations: &[PathBuf],
     batch_size: usize,
     to_json: Option<&Path>,
-) -> Result<(Loaded, crate::run_files::Checked), CliError> {
+) -> Result<(Loaded, crate::io::run_files::Checked), CliError> {
     refuse_unsupported(common)?;
     let dir = model_dir(common)?;
     let sources_path = common.sources.as_deref().unwrap_or(Path::new("-"));
@@ -303,7 +303,7 @@ fn to_json_path(s: &str) -> Option<&Path> {
 
 fn write_json(
     out_file: Option<&Path>,
-    checked: &crate::run_files::Checked,
+    checked: &crate::io::run_files::Checked,
     value: &Json,
 ) -> Result<(), CliError> {
     let Some(path) = out_file else { return Ok(()) };

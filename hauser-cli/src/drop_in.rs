@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 
 /// The lines of a text file as Python's `[line.strip() for line in f]` reads them in text mode:
 /// universal newlines (`\n`, `\r\n`, `\r`), each line stripped of Python's whitespace at both

@@ -9,8 +9,8 @@ use serde_json::json;
 use hauser_nli::{Embedder, ModelSource};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
 use crate::flags;
+use crate::io::files::{self, OutputFile};
 
 /// Options of `hauser embed`.
 #[derive(Debug, Clone, Args)]

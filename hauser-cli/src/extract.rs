@@ -18,8 +18,8 @@ use hauser_core::ComponentExtractor;
 use hauser_extract::{Comparator, RuleExtractor};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
-use crate::output::components_json;
+use crate::io::files::{self, OutputFile};
+use crate::io::output::components_json;
 
 /// Options of `hauser extract`.
 #[derive(Debug, Clone, Args)]

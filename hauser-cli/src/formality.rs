@@ -287,7 +287,7 @@ fn table(out: &mut dyn Write, title: &str, rows: &[CorrRow]) -> std::io::Result<
 /// As [`reproduce`]; an unwritable output.
 pub fn run(args: &FormalityArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let FormalityCommand::Reproduce(args) = &args.command;
-    crate::files::RunFiles::new()
+    crate::io::files::RunFiles::new()
         .dir("--data", Some(&args.data))
         .dir("--wordnet", Some(&args.live.wordnet))
         .model("--bertscore-model", args.live.bertscore_model.as_deref())

@@ -24,7 +24,7 @@ use serde::Serialize;
 use figlang_metrics::stats::{pearson, wmt_kendall_tau};
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 
 /// Lines per file: 80 sources.
 pub const SEGMENTS: usize = 80;

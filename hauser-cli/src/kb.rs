@@ -13,9 +13,9 @@ use hauser_kb::ingest::{ingest_reader, IngestOptions, InputFormat};
 use hauser_kb::{CreativityScorer, Kb, KbBuilder, KbError, Normalizer, RelevanceScorer};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
 use crate::flags;
-use crate::interrupt::{self, CliMonitor, MonitoredRead};
+use crate::io::files::{self, OutputFile};
+use crate::io::interrupt::{self, CliMonitor, MonitoredRead};
 
 /// Options of `hauser kb`.
 #[derive(Debug, Clone, Args)]

@@ -6,7 +6,7 @@
 //! `hauser-extract`, `hauser-nli`, `figlang-metrics`), not on this one.
 //!
 //! ```
-//! use hauser_cli::input::parse_jsonl_line;
+//! use hauser_cli::io::input::parse_jsonl_line;
 //! let g = parse_jsonl_line(r#"{"literal": "He ran.", "candidates": ["He ran like the wind."]}"#).unwrap();
 //! assert_eq!(g.candidates.len(), 1);
 //! ```
@@ -26,32 +26,25 @@ pub mod drop_in;
 pub mod embed;
 pub mod error;
 pub mod extract;
-pub mod files;
 pub mod flags;
 pub mod formality;
 pub mod formality_data;
 pub mod formality_live;
-pub mod input;
-pub mod interrupt;
+pub mod io;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;
 pub mod metric_flags;
-pub mod metric_input;
 pub mod metric_output;
 pub mod metric_significance;
 pub mod narratives;
 pub mod neural_metric;
 pub mod newsmet;
 pub mod newsmet_candidates;
-pub mod out_file;
-pub mod output;
 pub mod plot;
-pub mod progress;
 pub mod py_text;
 pub mod rerank;
 pub mod rerank_metric;
-pub mod run_files;
 pub mod sacrebleu_args;
 pub mod sacrebleu_cli;
 pub mod sacrebleu_format;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hauser_cli::{
-    bert_score_cli, classify, comet_cli, embed, extract, files, formality, kb, meta_eval, metric,
-    narratives, newsmet, rerank, sacrebleu_cli, score,
+    bert_score_cli, classify, comet_cli, embed, extract, formality, io::files, kb, meta_eval,
+    metric, narratives, newsmet, rerank, sacrebleu_cli, score,
 };
 
 #[derive(Debug, Parser)]
@@ -66,7 +66,7 @@ enum Command {
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // Ctrl-C, SIGTERM and SIGHUP remove the temporary outputs before the process ends.
-    hauser_cli::interrupt::install_handlers();
+    hauser_cli::io::interrupt::install_handlers();
     if let Some(words) = sacrebleu_cli::own_words(&argv) {
         // sacreBLEU's words reach its own parser untouched, with its exit statuses (1, 2, 17)
         // and error lines, not hauser's.

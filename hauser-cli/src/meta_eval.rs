@@ -13,7 +13,7 @@ use figlang_metrics::stats::{
 };
 
 use crate::error::CliError;
-use crate::{files, flags};
+use crate::{flags, io::files};
 
 /// Options of `hauser meta-eval`.
 #[derive(Debug, Clone, Args)]
@@ -244,7 +244,8 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             seed: args.seed,
             level: 0.95,
         };
-        let monitor = crate::interrupt::CliMonitor::new(Some(config.resamples as u64), "bootstrap");
+        let monitor =
+            crate::io::interrupt::CliMonitor::new(Some(config.resamples as u64), "bootstrap");
         let b = bootstrap_meta_eval_monitored(&data, &config, &monitor)
             .map_err(|e| stats_error(path, e))?;
         drop(monitor);

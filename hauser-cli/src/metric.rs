@@ -6,8 +6,8 @@
 //! JSON line with the corpus score and its signature (`--format json`: and the statistics).
 //! An empty line is an empty segment, scored as the reference tools score it (0 for BLEU,
 //! chrF, ROUGE); mismatched line counts and invalid UTF-8 are errors naming the file and line.
-//! Inputs go through [`crate::files`]: `-` is standard input, a byte-order mark is ignored,
-//! CRLF is accepted. `--input` reads JSONL records instead ([`crate::metric_input`]).
+//! Inputs go through [`crate::io::files`]: `-` is standard input, a byte-order mark is ignored,
+//! CRLF is accepted. `--input` reads JSONL records instead ([`crate::io::metric_input`]).
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
 //! command-line flags; the neural ones (bertscore, bleurt, comet, metricx, perplexity, style) from
@@ -22,7 +22,7 @@ use serde_json::json;
 use figlang_metrics::text::{metric_by_name, MetricError, TextMetric};
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 use crate::metric_flags::TextFlags;
 use crate::metric_significance::{self, SignificanceFlags, SignificanceRun};
 use crate::neural_metric::{self, NeuralMetricArgs};
@@ -168,7 +168,7 @@ fn text_metric(args: &MetricArgs, refs: &[Vec<String>]) -> Result<Box<dyn TextMe
 /// The hypotheses and reference lists of the run: from --hyp/--ref files or a JSONL --input.
 fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliError> {
     if let Some(input) = &args.input {
-        return crate::metric_input::read_jsonl(input);
+        return crate::io::metric_input::read_jsonl(input);
     }
     let hyp = args
         .hyp

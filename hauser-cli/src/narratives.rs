@@ -18,8 +18,8 @@ use figlang_tasks::narratives::{
 use hauser_nli::{CausalLm, Decoding, GenerateConfig, ModelSource, MultipleChoice};
 
 use crate::error::CliError;
-use crate::files::{self, Checked, OutputFile, RunFiles};
 use crate::flags;
+use crate::io::files::{self, Checked, OutputFile, RunFiles};
 
 /// Arguments of `hauser narratives`.
 #[derive(Debug, Clone, Args)]

@@ -24,7 +24,7 @@ use hauser_nli::{
 use crate::error::CliError;
 use crate::metric_output::{self, Scored};
 use crate::metric_significance::SignificanceRun;
-use crate::{files, flags};
+use crate::{flags, io::files};
 
 /// Options of the neural metrics.
 #[derive(Debug, Clone, Default, Args)]

@@ -12,7 +12,7 @@ use serde_json::json;
 use figlang_tasks::newsmet::{self, FamilyStats, Headline, SampleType};
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 
 /// Arguments of `hauser newsmet`.
 #[derive(Debug, Clone, Args)]

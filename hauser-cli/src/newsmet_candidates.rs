@@ -13,7 +13,7 @@ use figlang_tasks::newsmet::{self, CandidateConfig, CandidateInput, FocusVerb, M
 use hauser_nli::{MaskedLm, ModelSource, SequenceClassifier};
 
 use crate::error::CliError;
-use crate::{files, flags};
+use crate::{flags, io::files};
 
 /// Arguments of `hauser newsmet candidates`.
 #[derive(Debug, Clone, Args)]

@@ -31,7 +31,7 @@ use image::codecs::png::PngEncoder;
 use image::{ColorType, ImageEncoder};
 
 use crate::error::CliError;
-use crate::files::{Checked, OutputFile};
+use crate::io::files::{Checked, OutputFile};
 
 /// Pixel size of every plot.
 const SIZE: (u32, u32) = (800, 600);
@@ -142,7 +142,7 @@ pub fn render(plot: &MetaEvalPlot<'_>) -> Result<Rendered, CliError> {
 }
 
 /// Writes the rendered plots into `dir` (created when missing; declared in `checked` with
-/// [`crate::files::RunFiles::plot_dir`]): every file to a temporary file first, then all
+/// [`crate::io::files::RunFiles::plot_dir`]): every file to a temporary file first, then all
 /// renamed, so that a failure while writing leaves the earlier plots as they were. Returns the
 /// paths written.
 ///

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use hauser_core::{render_signatures, Criterion, Reranker, ScoreReranker, Signature};
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
+use crate::io::files::{self, OutputFile};
 use crate::metric_flags::TextFlags;
 use crate::neural_metric::NeuralMetricArgs;
 use crate::rerank_metric::{self, RerankMetric};
@@ -215,11 +215,11 @@ pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
     let out_path = out.path().to_path_buf();
     let werr = |e| CliError::io(&out_path, e);
     if !files::is_stdin(&args.input) {
-        crate::interrupt::install();
+        crate::io::interrupt::install();
     }
     let mut summary = RerankSummary::default();
     for read in files::lines(reader) {
-        if crate::interrupt::interrupted() {
+        if crate::io::interrupt::interrupted() {
             return Err(CliError::Interrupted);
         }
         let read = read.map_err(|e| CliError::io(&args.input, e))?;

@@ -21,7 +21,7 @@ use clap::Args;
 
 use figlang_metrics::text::significance::{sacrebleu_seed, Resampling};
 
-use crate::files;
+use crate::io::files;
 use crate::sacrebleu_args::{self, Parsed, SacreArgs, FORMATS};
 use crate::sacrebleu_format::{align_single, dumps, fixed, paint, paint_confidence, Json, Table};
 use crate::sacrebleu_input::{download, echo, read_refs, read_systems, testset_refs, Encoding};
@@ -199,7 +199,7 @@ fn run_parsed(mut a: SacreArgs, color: bool, out: &mut Vec<u8>) -> Result<(), Ex
     let encoding = Encoding::named(&a.encoding)?;
     let stdin_hyps = a.input.is_none();
     // Every file the run reads, checked as every hauser command checks them (one rule,
-    // crate::run_files): at most one standard input, and standard output neither written
+    // crate::io::run_files): at most one standard input, and standard output neither written
     // nor appended to any of them (`>> hyp.txt` would feed the scores back into the input).
     let lp = a.langpair.as_deref().unwrap_or_default();
     let cached: Vec<std::path::PathBuf> = sets

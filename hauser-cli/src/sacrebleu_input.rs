@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::files;
+use crate::io::files;
 use crate::sacrebleu_args::SacreArgs;
 use crate::sacrebleu_score::Exit;
 use crate::sacrebleu_testsets::{self as testsets, unavailable as no_test_sets, TestSet};

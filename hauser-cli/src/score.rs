@@ -12,11 +12,11 @@ use hauser_core::{
 };
 
 use crate::error::CliError;
-use crate::files::{self, OutputFile};
 use crate::flags;
-use crate::input::{open_input, InputRecord};
-use crate::output::{candidate_record, error_record, group_label};
-use crate::progress;
+use crate::io::files::{self, OutputFile};
+use crate::io::input::{open_input, InputRecord};
+use crate::io::output::{candidate_record, error_record, group_label};
+use crate::io::progress;
 
 /// Options of `hauser score`.
 #[derive(Debug, Clone, Args)]
@@ -199,10 +199,10 @@ pub fn run(args: &ScoreArgs, log: &mut dyn Write) -> Result<ScoreSummary, CliErr
     // input keeps the default Ctrl-C: a read waiting for more input would never reach the
     // check between chunks.
     if args.input.as_os_str() != "-" {
-        crate::interrupt::install();
+        crate::io::interrupt::install();
     }
     while records.peek().is_some() {
-        if crate::interrupt::interrupted() {
+        if crate::io::interrupt::interrupted() {
             pb.finish_and_clear();
             return Err(CliError::Interrupted);
         }

@@ -54,7 +54,7 @@ pub struct WmdArgs {
 
 fn vector_format(path: &Path, binary: BinaryArg) -> Result<VectorFormat, CliError> {
     let io = |e| CliError::io(path, e);
-    let mut reader = crate::files::open(path)?;
+    let mut reader = crate::io::files::open(path)?;
     let detected = detect_format(&mut reader).map_err(io)?;
     Ok(match (binary, detected) {
         (BinaryArg::Auto, f) => f,
@@ -95,7 +95,7 @@ pub fn scorer(args: &WmdArgs, tok: Tokenization<'_>) -> Result<Wmd, CliError> {
             )))
         }
     };
-    if crate::files::is_stdin(path) {
+    if crate::io::files::is_stdin(path) {
         return Err(CliError::Usage(
             "wmd: --vectors must be a file (it is read twice: to detect its format, then to load it)"
                 .into(),

@@ -15,7 +15,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
-use crate::run_files::{is_stdin, parent_dir, standard_stream, Checked, Target};
+use crate::io::run_files::{is_stdin, parent_dir, standard_stream, Checked, Target};
 
 enum Sink {
     Stdout(BufWriter<std::io::StdoutLock<'static>>),
@@ -37,20 +37,20 @@ pub struct OutputFile {
     _temp: Option<TempGuard>,
 }
 
-/// A temporary file's place on [`crate::interrupt`]'s list of files to remove when a signal
+/// A temporary file's place on [`crate::io::interrupt`]'s list of files to remove when a signal
 /// ends the process; dropped (committed or abandoned), it leaves the list.
 struct TempGuard(PathBuf);
 
 impl TempGuard {
     fn new(path: &Path) -> Self {
-        crate::interrupt::register_temp(path);
+        crate::io::interrupt::register_temp(path);
         Self(path.to_path_buf())
     }
 }
 
 impl Drop for TempGuard {
     fn drop(&mut self) {
-        crate::interrupt::forget_temp(&self.0);
+        crate::io::interrupt::forget_temp(&self.0);
     }
 }
 
@@ -271,7 +271,7 @@ fn keep_permissions(target: &Path, temp: &File) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run_files::RunFiles;
+    use crate::io::run_files::RunFiles;
 
     fn checked(target: &Path) -> Checked {
         RunFiles::new().output("-o", Some(target)).check().unwrap()

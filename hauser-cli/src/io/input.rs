@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use hauser_core::{CandidateGroup, Components};
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 
 /// One record of the input: a parsed group, or why it could not be parsed.
 #[derive(Debug, Clone, PartialEq)]

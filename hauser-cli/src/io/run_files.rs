@@ -13,7 +13,7 @@
 //!   stream: it is compared as the stream, never followed to the file behind it.
 //!
 //! A command builds a [`RunFiles`] from its flags and calls [`RunFiles::check`]; the
-//! [`Checked`] it gets back is what [`crate::files::OutputFile::create`] requires, so an output
+//! [`Checked`] it gets back is what [`crate::io::files::OutputFile::create`] requires, so an output
 //! cannot be opened without the run's inputs having been declared.
 
 use std::fs::{File, Metadata};
@@ -94,7 +94,7 @@ struct Output {
 ///
 /// ```
 /// use std::path::Path;
-/// use hauser_cli::run_files::RunFiles;
+/// use hauser_cli::io::run_files::RunFiles;
 /// let err = RunFiles::new()
 ///     .input("--data", Path::new("-"))
 ///     .inputs("--labels", Some(Path::new("-")))
@@ -259,7 +259,7 @@ impl RunFiles {
 
 impl RunFiles {
     /// The files as declared, without the checks (for the single-output check of
-    /// [`crate::files::check_not_an_input`]).
+    /// [`crate::io::files::check_not_an_input`]).
     pub(crate) fn into_checked(self) -> Checked {
         Checked {
             inputs: self.inputs,
@@ -595,7 +595,7 @@ fn push_files(root: &Path, what: &str, found: &mut Vec<(String, PathBuf)>) {
 }
 
 /// The files of a run once [`RunFiles::check`] has accepted them: what
-/// [`crate::files::OutputFile::create`] requires.
+/// [`crate::io::files::OutputFile::create`] requires.
 #[derive(Debug)]
 pub struct Checked {
     inputs: Vec<Input>,

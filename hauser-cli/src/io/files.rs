@@ -9,7 +9,7 @@
 //!   limit of [`hauser_core::limits`], `HAUSER_MAX_MEMORY`), and reserved through
 //!   [`hauser_core::limits::try_reserve`] like every other allocation sized from a file;
 //! - a command declares every file it reads and writes in a [`RunFiles`] and checks them
-//!   before any work ([`crate::run_files`]): two standard-input inputs, an output whose
+//!   before any work ([`crate::io::run_files`]): two standard-input inputs, an output whose
 //!   directory is missing or not writable, and an output that is the same file as an input
 //!   (same path, symbolic or hard link, a file of a model or WordNet directory, or standard
 //!   input redirected from it) are refused;
@@ -25,8 +25,8 @@ use std::path::Path;
 use hauser_core::limits;
 
 use crate::error::CliError;
-pub use crate::out_file::OutputFile;
-pub use crate::run_files::{check_single_stdin, is_stdin, Checked, RunFiles};
+pub use crate::io::out_file::OutputFile;
+pub use crate::io::run_files::{check_single_stdin, is_stdin, Checked, RunFiles};
 
 /// The UTF-8 encoding of U+FEFF, written at the start of files by some Windows editors.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";

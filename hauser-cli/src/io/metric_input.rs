@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::error::CliError;
-use crate::files;
+use crate::io::files;
 
 /// The hypotheses and reference lists (`refs[k][i]`, as `--ref` files give them) of a JSONL
 /// file: every non-blank line one record, every record the same number of references.

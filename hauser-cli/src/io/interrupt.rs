@@ -8,7 +8,7 @@
 //! line `hauser: interrupted`. A second Ctrl-C exits at once (130), for a stretch that does not
 //! poll the flag. Before a loop polls (or in a command without one), Ctrl-C exits at once.
 //! Whenever the process exits at once, on Ctrl-C, SIGTERM or SIGHUP, the temporary files of
-//! the outputs still being written ([`crate::files::OutputFile`]) are removed first: the
+//! the outputs still being written ([`crate::io::files::OutputFile`]) are removed first: the
 //! targets are untouched and nothing hidden is left beside them. SIGTERM and SIGHUP then take
 //! their default action, so the exit status says which signal ended the run.
 
@@ -131,7 +131,7 @@ impl CliMonitor {
     pub fn new(total: Option<u64>, what: &str) -> Self {
         install();
         Self {
-            bar: crate::progress::bar(
+            bar: crate::io::progress::bar(
                 total.map(|t| usize::try_from(t).unwrap_or(usize::MAX)),
                 what,
             ),
@@ -142,7 +142,7 @@ impl CliMonitor {
     pub fn bytes(total: Option<u64>, what: &str) -> Self {
         install();
         Self {
-            bar: crate::progress::bytes(total, what),
+            bar: crate::io::progress::bytes(total, what),
         }
     }
 
