@@ -16,15 +16,15 @@ use std::ffi::OsString;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use hauser_cli::bert_score_cli::{self, BertScoreCliArgs};
-use hauser_cli::comet_cli::{self, CometCommon, CometCompareArgs, CometScoreArgs};
+use hauser_cli::drop_in::bert_score::{self, BertScoreCliArgs};
+use hauser_cli::drop_in::comet::{self, CometCommon, CometCompareArgs, CometScoreArgs};
+use hauser_cli::drop_in::sacrebleu::args::{Parsed, SacreArgs, FORMATS, HELP, VERSION_LINE};
+use hauser_cli::drop_in::sacrebleu::cli::SacrebleuArgs;
+use hauser_cli::drop_in::sacrebleu::input::Encoding;
+use hauser_cli::drop_in::sacrebleu::score::{Exit, Metric};
+use hauser_cli::drop_in::sacrebleu::{self, testsets};
 use hauser_cli::error::CliError;
 use hauser_cli::metric_flags::expand_sacre_abbreviations;
-use hauser_cli::sacrebleu_args::{self, Parsed, SacreArgs, FORMATS, HELP, VERSION_LINE};
-use hauser_cli::sacrebleu_cli::SacrebleuArgs;
-use hauser_cli::sacrebleu_input::Encoding;
-use hauser_cli::sacrebleu_score::{Exit, Metric};
-use hauser_cli::sacrebleu_testsets as testsets;
 
 use super::scratch;
 
@@ -85,8 +85,8 @@ fn parse_drop_in(argv: Vec<OsString>) -> Option<(String, ArgMatches)> {
     }
 }
 
-/// `hauser sacrebleu`: the words go to sacreBLEU's own parser (`sacrebleu_args::parse`, which
-/// expands sacreBLEU's abbreviations by argparse's rules) exactly as `sacrebleu_cli::main`
+/// `hauser sacrebleu`: the words go to sacreBLEU's own parser (`sacrebleu::args::parse`, which
+/// expands sacreBLEU's abbreviations by argparse's rules) exactly as `sacrebleu::cli::main`
 /// passes them. Checked: `main` hands every word after `sacrebleu` over unchanged, without
 /// clap; `hauser metric`'s expansion of the same words
 /// (`-tok` for `--tokenize`...) means the same to sacreBLEU's parser (its long names); help and
@@ -102,18 +102,18 @@ pub fn sacrebleu_args(data: &[u8]) {
     // main.rs: the words after `sacrebleu` go to sacreBLEU's parser untouched (clap would drop
     // a leading `--`, which sacreBLEU's argparse reads as the end of its options, and answer a
     // first `--NAME` that is not UTF-8 itself).
-    let own = hauser_cli::sacrebleu_cli::own_words(&argv).expect("a sacrebleu command line");
+    let own = sacrebleu::cli::own_words(&argv).expect("a sacrebleu command line");
     assert_eq!(
         own,
         &words[..],
         "main hands sacreBLEU's words over unchanged"
     );
-    // sacrebleu_cli::main's conversion.
+    // sacrebleu::cli::main's conversion.
     let words: Vec<String> = own
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    match sacrebleu_args::parse(&words) {
+    match sacrebleu::args::parse(&words) {
         Parsed::Print(text) => assert!(
             text == HELP || text == format!("{VERSION_LINE}\n"),
             "{text:?}"
@@ -151,8 +151,8 @@ fn check_metric_expansion(words: &[OsString]) {
         v.iter().map(|w| w.to_string_lossy().into_owned()).collect()
     };
     assert_eq!(
-        sacrebleu_args::parse(&lossy(&expanded[2..])),
-        sacrebleu_args::parse(&lossy(words)),
+        sacrebleu::args::parse(&lossy(&expanded[2..])),
+        sacrebleu::args::parse(&lossy(words)),
         "sacreBLEU reads the expanded flags as the abbreviations"
     );
 }
@@ -177,7 +177,7 @@ fn sacre_checks(a: &SacreArgs, words: &[String]) {
     for r in &a.refs {
         assert!(words.contains(r), "reference {r:?} is not a word");
     }
-    // sacrebleu_cli::run's checks before a file is read, with the functions it calls.
+    // sacrebleu::cli::run's checks before a file is read, with the functions it calls.
     if let Some(t) = &a.test_set {
         for name in t.split(',') {
             let _ = testsets::lookup(name);
@@ -302,7 +302,7 @@ pub fn comet_args(data: &[u8]) {
         } else {
             comet_refusal(&a.common)
         };
-        let result = comet_cli::run_score(&a, &mut out);
+        let result = comet::run_score(&a, &mut out);
         check_comet_error(result, &out, first, &a.common.model);
     } else {
         let mut a = CometCompareArgs::from_arg_matches(&m).expect("comet-compare's matches");
@@ -313,7 +313,7 @@ pub fn comet_args(data: &[u8]) {
         } else {
             comet_refusal(&a.common)
         };
-        let result = comet_cli::run_compare(&a, &mut out);
+        let result = comet::run_compare(&a, &mut out);
         check_comet_error(result, &out, first, &a.common.model);
         comet_compare_statistics(&a);
     }
@@ -359,7 +359,7 @@ fn comet_compare_statistics(a: &CometCompareArgs) {
 }
 
 /// `hauser bert-score`: an accepted line names its references and candidate, and passes the
-/// refusals bert_score makes before a file is read (`bert_score_cli::model_type`: neither
+/// refusals bert_score makes before a file is read (`bert_score::model_type`: neither
 /// `-m` nor `--lang`; `--rescale_with_baseline` without `--lang`) exactly when it should; the
 /// model is `-m`'s, else the one of `--lang`, and its default layer is looked up.
 pub fn bert_score_args(data: &[u8]) {
@@ -373,7 +373,7 @@ pub fn bert_score_args(data: &[u8]) {
     assert!(!a.refs.is_empty() && a.batch_size >= 1);
     let refused =
         (a.model.is_none() && a.lang.is_none()) || (a.rescale_with_baseline && a.lang.is_none());
-    match bert_score_cli::model_type(&a) {
+    match bert_score::model_type(&a) {
         Ok(model) => {
             assert!(!refused, "accepted without -m/--lang: {a:?}");
             if let Some(m) = &a.model {

@@ -19,9 +19,7 @@
 //! | `metal` | no | Candle's Metal backend |
 #![deny(missing_docs)]
 
-pub mod bert_score_cli;
 pub mod classify;
-pub mod comet_cli;
 pub mod drop_in;
 pub mod embed;
 pub mod error;
@@ -42,15 +40,8 @@ pub mod neural_metric;
 pub mod newsmet;
 pub mod newsmet_candidates;
 pub mod plot;
-pub mod py_text;
 pub mod rerank;
 pub mod rerank_metric;
-pub mod sacrebleu_args;
-pub mod sacrebleu_cli;
-pub mod sacrebleu_format;
-pub mod sacrebleu_input;
-pub mod sacrebleu_score;
-pub mod sacrebleu_testsets;
 pub mod score;
 #[cfg(test)]
 mod test_support;

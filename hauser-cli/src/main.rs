@@ -5,8 +5,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use hauser_cli::{
-    bert_score_cli, classify, comet_cli, embed, extract, formality, io::files, kb, meta_eval,
-    metric, narratives, newsmet, rerank, sacrebleu_cli, score,
+    classify,
+    drop_in::{bert_score, comet, sacrebleu},
+    embed, extract, formality,
+    io::files,
+    kb, meta_eval, metric, narratives, newsmet, rerank, score,
 };
 
 #[derive(Debug, Parser)]
@@ -50,27 +53,27 @@ enum Command {
     Rerank(Box<rerank::RerankArgs>),
     /// unbabel-comet's `comet-score` (same arguments and printed lines) on local checkpoints.
     #[command(name = "comet-score")]
-    CometScore(Box<comet_cli::CometScoreArgs>),
+    CometScore(Box<comet::CometScoreArgs>),
     /// unbabel-comet's `comet-compare` (same arguments, statistics and table) on local
     /// checkpoints.
     #[command(name = "comet-compare")]
-    CometCompare(Box<comet_cli::CometCompareArgs>),
+    CometCompare(Box<comet::CometCompareArgs>),
     /// bert_score's `bert-score` command (same arguments and printed lines) on local models.
     #[command(name = "bert-score")]
-    BertScore(Box<bert_score_cli::BertScoreCliArgs>),
+    BertScore(Box<bert_score::BertScoreCliArgs>),
     /// sacreBLEU 2.4.3's command line, output byte for byte (BLEU, chrF, TER; significance
     /// tests); `hauser sacrebleu --help` lists its options.
-    Sacrebleu(sacrebleu_cli::SacrebleuArgs),
+    Sacrebleu(sacrebleu::cli::SacrebleuArgs),
 }
 
 fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // Ctrl-C, SIGTERM and SIGHUP remove the temporary outputs before the process ends.
     hauser_cli::io::interrupt::install_handlers();
-    if let Some(words) = sacrebleu_cli::own_words(&argv) {
+    if let Some(words) = sacrebleu::cli::own_words(&argv) {
         // sacreBLEU's words reach its own parser untouched, with its exit statuses (1, 2, 17)
         // and error lines, not hauser's.
-        return sacrebleu_cli::main(&sacrebleu_cli::SacrebleuArgs {
+        return sacrebleu::cli::main(&sacrebleu::cli::SacrebleuArgs {
             args: words.to_vec(),
         });
     }
@@ -101,16 +104,16 @@ fn main() -> ExitCode {
             formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::CometScore(args) => {
-            comet_cli::run_score(args, &mut std::io::stdout().lock()).map(|_| true)
+            comet::run_score(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::CometCompare(args) => {
-            comet_cli::run_compare(args, &mut std::io::stdout().lock()).map(|_| true)
+            comet::run_compare(args, &mut std::io::stdout().lock()).map(|_| true)
         }
         Command::BertScore(args) => {
             // bert_score fails with a Python exception (an AssertionError for a missing file,
             // a length mismatch, `--idf` on one pair...): exit status 1, as there. Argument
             // errors stay clap's 2, as argparse's.
-            return match bert_score_cli::run(args, &mut std::io::stdout().lock()) {
+            return match bert_score::run(args, &mut std::io::stdout().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => report(&e, 1),
             };
@@ -120,7 +123,7 @@ fn main() -> ExitCode {
         }
         // `own_words` above took every `hauser sacrebleu` line; the subcommand stays in clap's
         // table for `hauser --help`.
-        Command::Sacrebleu(args) => return sacrebleu_cli::main(args),
+        Command::Sacrebleu(args) => return sacrebleu::cli::main(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

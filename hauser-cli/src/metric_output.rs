@@ -28,7 +28,7 @@ pub struct Scored {
 }
 
 /// A float as `--sentence` prints it: `inf`, `-inf` and `nan` as Python spells them, otherwise
-/// Rust's shortest round-trip digits (`1`, not Python's `1.0`; see [`crate::py_text`] for
+/// Rust's shortest round-trip digits (`1`, not Python's `1.0`; see [`crate::drop_in::py_text`] for
 /// Python's `repr`).
 pub fn python_float(x: f64) -> String {
     if x.is_nan() {

@@ -4,7 +4,7 @@ Writes small input files into hauser-cli/tests/fixtures/sacrebleu_cli/ and runs 
 `sacrebleu` command line on each case of CASES there (as `sacrebleu`, so that its help and usage
 name the program as the installed entry point does), recording the arguments, standard input,
 environment, standard output and exit status in cases.json, and writes sacreBLEU's `--help` text
-to hauser-cli/src/sacrebleu_help.txt (what `hauser sacrebleu --help` prints). The Rust test
+to hauser-cli/src/drop_in/sacrebleu/help.txt (what `hauser sacrebleu --help` prints). The Rust test
 hauser-cli/tests/it/sacrebleu_cli.rs replays every case through `hauser sacrebleu` in the same
 folder and compares standard output byte for byte and the exit status (standard error is
 sacreBLEU's log and tracebacks: not compared).
@@ -347,9 +347,9 @@ def main():
         assert "\x1b" not in stdout, name
         cases.append({"name": name, "argv": argv, "stdin": stdin, "env": env, "stdout": stdout, "code": code})
     # `hauser sacrebleu --help` prints sacreBLEU's help as argparse lays it out here (80 columns,
-    # standard output not a terminal): hauser-cli/src/sacrebleu_help.txt is that text.
+    # standard output not a terminal): hauser-cli/src/drop_in/sacrebleu/help.txt is that text.
     help_text = next(c["stdout"] for c in cases if c["name"] == "help")
-    with open(os.path.join(ROOT, "hauser-cli", "src", "sacrebleu_help.txt"), "w", encoding="utf-8", newline="") as f:
+    with open(os.path.join(ROOT, "hauser-cli", "src", "drop_in", "sacrebleu", "help.txt"), "w", encoding="utf-8", newline="") as f:
         f.write(help_text)
     meta = {
         "sacrebleu": version("sacrebleu"),

@@ -5,7 +5,7 @@ the references of a test set from sacreBLEU's cache ($SACREBLEU or ~/.sacrebleu,
 `NAME.LANGPAIR.FIELD` files) and uses this table to know which files those are and to refuse,
 as sacreBLEU does (exit 1), unknown test sets and language pairs. Nothing is downloaded.
 
-Writes hauser-cli/src/sacrebleu_testsets.tsv: NAME, then per pair LANGPAIR=REFS;FIELDS (the
+Writes hauser-cli/src/drop_in/sacrebleu/testsets.tsv: NAME, then per pair LANGPAIR=REFS;FIELDS (the
 reference fields, then every field, in sacreBLEU's order, where known without a download).
 Usage: .cache/sacre243/bin/python tools/gen/gen_sacrebleu_testsets.py
 """
@@ -15,7 +15,7 @@ import os
 from sacrebleu.dataset import DATASETS
 from sacrebleu.dataset.wmt_xml import WMTXMLDataset
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hauser-cli", "src", "sacrebleu_testsets.tsv")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hauser-cli", "src", "drop_in", "sacrebleu", "testsets.tsv")
 
 
 def ref_fields(ds, langpair):

@@ -113,7 +113,7 @@ fn sacrebleu_huge_orders_and_widths_are_refused_not_aborted() {
         let mut words = vec![r.clone(), "-i".into(), h.clone()];
         words.extend(extra.iter().map(|s| s.to_string()));
         let mut out = Vec::new();
-        let e = hauser_cli::sacrebleu_cli::run(&words, &mut out).unwrap_err();
+        let e = hauser_cli::drop_in::sacrebleu::cli::run(&words, &mut out).unwrap_err();
         assert_eq!(e.code, code, "{words:?}: {}", e.message);
         assert!(e.message.contains(message), "{words:?}: {}", e.message);
     }

@@ -1,6 +1,15 @@
-//! What the drop-in commands (`hauser comet-score`, `comet-compare`, `bert-score`) share with
-//! the Python tools they replace: reading a file as `[line.strip() for line in open(path)]`
-//! does; Python's float and JSON spellings are [`crate::py_text`]'s.
+//! The drop-in commands: command lines that the users of other tools can call unchanged, with
+//! the same arguments, printed lines and exit statuses. [`sacrebleu`] is sacreBLEU 2.4.3's
+//! command line, [`comet`] unbabel-comet's `comet-score` and `comet-compare`, [`bert_score`]
+//! bert_score's `bert-score`; [`py_text`] spells floats and JSON as Python does, for all of them.
+//!
+//! This module holds what comet's and bert_score's drop-ins share with the Python tools they
+//! replace: reading a file as `[line.strip() for line in open(path)]` does.
+
+pub mod bert_score;
+pub mod comet;
+pub mod py_text;
+pub mod sacrebleu;
 
 use std::path::Path;
 
@@ -40,7 +49,7 @@ fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-pub use crate::py_text::{fixed, Json};
+pub use crate::drop_in::py_text::{fixed, Json};
 
 /// A list of strings.
 pub fn str_list(v: &[String]) -> Json {
@@ -51,7 +60,7 @@ pub fn str_list(v: &[String]) -> Json {
 mod tests {
     use super::*;
 
-    use crate::py_text::{dumps, py_float_repr};
+    use crate::drop_in::py_text::{dumps, py_float_repr};
 
     #[test]
     fn floats_as_python_writes_them() {

@@ -10,8 +10,8 @@ use figlang_metrics::text::significance::{
 use figlang_metrics::text::ter::Ter;
 use figlang_metrics::text::TextMetric;
 
-use crate::sacrebleu_args::SacreArgs;
-use crate::sacrebleu_format::{dict_set, dumps, fixed, Json};
+use super::args::SacreArgs;
+use super::format::{dict_set, dumps, fixed, Json};
 
 /// The version written into signatures: the sacreBLEU release whose numbers these are, so that
 /// a signature printed here reads as the one sacreBLEU prints for the same setting.

@@ -13,12 +13,12 @@ use figlang_metrics::neural::{comet_compare, CometCompare};
 use figlang_metrics::stats::Alternative;
 use hauser_nli::{CometModel, CometPrediction, LoadOptions};
 
+use crate::drop_in::py_text::{dumps, Json};
 use crate::drop_in::{fixed, python_lines, str_list};
 use crate::error::CliError;
 use crate::flags;
 use crate::io::out_file::OutputFile;
 use crate::io::run_files::RunFiles;
-use crate::py_text::{dumps, Json};
 
 /// The arguments both commands share (comet's names and defaults).
 #[derive(Debug, Clone, Args)]

@@ -5,7 +5,7 @@
 //! `-f latex`, first column right-aligned, the others centred, widths in code points since the
 //! sacreBLEU install has no `wcwidth`).
 
-pub use crate::py_text::{dumps, fixed, py_float_repr, Json};
+pub use crate::drop_in::py_text::{dumps, fixed, py_float_repr, Json};
 
 /// Sets `key` in a dict as Python does: an existing key keeps its place, a new one goes last.
 pub fn dict_set(items: &mut Vec<(String, Json)>, key: &str, value: Json) {

@@ -8,9 +8,9 @@
 
 use std::path::PathBuf;
 
-use crate::sacrebleu_score::Exit;
+use super::score::Exit;
 
-const TABLE: &str = include_str!("sacrebleu_testsets.tsv");
+const TABLE: &str = include_str!("testsets.tsv");
 
 /// One language pair of a test set.
 #[derive(Debug, Clone)]

@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
+use super::args::SacreArgs;
+use super::score::Exit;
+use super::testsets::{self as testsets, unavailable as no_test_sets, TestSet};
 use crate::io::files;
-use crate::sacrebleu_args::SacreArgs;
-use crate::sacrebleu_score::Exit;
-use crate::sacrebleu_testsets::{self as testsets, unavailable as no_test_sets, TestSet};
 
 /// `--download NAME`: nothing to do when sacreBLEU's cache has the set (the pair of `-l`, or
 /// every pair); refused otherwise, as nothing can be downloaded.

@@ -1,12 +1,12 @@
 //! `hauser sacrebleu`: a drop-in for sacreBLEU 2.4.3's command line. It takes sacreBLEU's
-//! argument list ([`crate::sacrebleu_args`]), checks it in sacreBLEU's order with its exit
+//! argument list ([`super::args`]), checks it in sacreBLEU's order with its exit
 //! statuses (1 for its own refusals, 2 for argparse's, 17 for a malformed input stream) and
 //! prints what sacreBLEU prints on standard output, byte for byte
-//! ([`crate::sacrebleu_format`]), with the metrics of figlang-metrics
-//! ([`crate::sacrebleu_score`]).
+//! ([`super::format`]), with the metrics of figlang-metrics
+//! ([`super::score`]).
 //!
 //! Differences, all documented in docs/DROP-IN.md: test sets (`-t`, `--echo`, `--download`) are
-//! read from sacreBLEU's cache ([`crate::sacrebleu_testsets`]) and refused with exit status 2
+//! read from sacreBLEU's cache ([`super::testsets`]) and refused with exit status 2
 //! when it lacks them (there is no network), `--list` and `--citation` likewise; the MeCab and
 //! SentencePiece tokenizers too; `--paired-bs -f
 //! json` prints valid JSON where sacreBLEU crashes on NumPy's float32; a UTF-8 byte-order mark
@@ -21,14 +21,14 @@ use clap::Args;
 
 use figlang_metrics::text::significance::{sacrebleu_seed, Resampling};
 
+use super::args::{self, Parsed, SacreArgs, FORMATS};
+use super::format::{align_single, dumps, fixed, paint, paint_confidence, Json, Table};
+use super::input::{download, echo, read_refs, read_systems, testset_refs, Encoding};
+use super::score::{Exit, Metric, Score};
+use super::testsets::{self as testsets, unavailable as no_test_sets};
 use crate::io::files;
-use crate::sacrebleu_args::{self, Parsed, SacreArgs, FORMATS};
-use crate::sacrebleu_format::{align_single, dumps, fixed, paint, paint_confidence, Json, Table};
-use crate::sacrebleu_input::{download, echo, read_refs, read_systems, testset_refs, Encoding};
-use crate::sacrebleu_score::{Exit, Metric, Score};
-use crate::sacrebleu_testsets::{self as testsets, unavailable as no_test_sets};
 
-/// `hauser sacrebleu`'s arguments: sacreBLEU's own, read by [`sacrebleu_args::parse`].
+/// `hauser sacrebleu`'s arguments: sacreBLEU's own, read by [`args::parse`].
 #[derive(Debug, Clone, Args)]
 #[command(disable_help_flag = true, disable_version_flag = true)]
 pub struct SacrebleuArgs {
@@ -96,10 +96,7 @@ pub fn main(args: &SacrebleuArgs) -> ExitCode {
 }
 
 fn argparse_error(msg: &str) -> Exit {
-    Exit::unsupported(format!(
-        "{}\nsacrebleu: error: {msg}",
-        sacrebleu_args::usage()
-    ))
+    Exit::unsupported(format!("{}\nsacrebleu: error: {msg}", args::usage()))
 }
 
 /// Runs sacreBLEU's `main()` on `words`, writing its standard output to `out`.
@@ -107,7 +104,7 @@ fn argparse_error(msg: &str) -> Exit {
 /// # Errors
 /// sacreBLEU's refusals with its exit statuses.
 pub fn run(words: &[String], out: &mut Vec<u8>) -> Result<(), Exit> {
-    let mut a = match sacrebleu_args::parse(words) {
+    let mut a = match args::parse(words) {
         Parsed::Run(a) => *a,
         Parsed::Print(text) => {
             out.extend_from_slice(text.as_bytes());
@@ -516,7 +513,7 @@ impl Ctx<'_> {
                     for (i, (_, _, json)) in columns.iter().enumerate() {
                         // JSON keys are the metric names, without the CI suffix.
                         let name = sigs[i].0.clone();
-                        crate::sacrebleu_format::dict_set(&mut obj, &name, json[s].clone());
+                        super::format::dict_set(&mut obj, &name, json[s].clone());
                     }
                     Json::Object(obj)
                 })

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 /// sacreBLEU's `--help`, as argparse lays it out on an 80-column terminal (the layout it uses
 /// when standard output is not a terminal and `COLUMNS` is unset); written by
 /// tools/gen/gen_sacrebleu_cli_fixtures.py from the real command.
-pub const HELP: &str = include_str!("sacrebleu_help.txt");
+pub const HELP: &str = include_str!("help.txt");
 
 /// What `--version` prints: the sacreBLEU release whose command line this is.
 pub const VERSION_LINE: &str = "sacrebleu 2.4.3";
