@@ -5,7 +5,7 @@
 //! The input is an argument list, one word per line (`\n`; a final newline ends the last word
 //! instead of starting an empty one; the words are the bytes as the system passes them, not
 //! necessarily UTF-8). Each target parses it as `hauser`'s `main` does: the words after
-//! `hauser SUBCOMMAND` go through `metric_flags::expand_sacre_abbreviations`, then through a
+//! `hauser SUBCOMMAND` go through `flags::expand_sacre_abbreviations`, then through a
 //! clap command that has the drop-ins' subcommands built from the same `Args` types as
 //! `main.rs`'s `Cli` (`Args::augment_args`). A parse must never panic, and an accepted
 //! argument list must pass through the checks the command makes before it reads a file,
@@ -24,7 +24,7 @@ use hauser_cli::drop_in::sacrebleu::input::Encoding;
 use hauser_cli::drop_in::sacrebleu::score::{Exit, Metric};
 use hauser_cli::drop_in::sacrebleu::{self, testsets};
 use hauser_cli::error::CliError;
-use hauser_cli::metric_flags::expand_sacre_abbreviations;
+use hauser_cli::metric::flags::expand_sacre_abbreviations;
 
 use super::scratch;
 

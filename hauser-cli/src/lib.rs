@@ -26,25 +26,15 @@ pub mod error;
 pub mod extract;
 pub mod flags;
 pub mod formality;
-pub mod formality_data;
-pub mod formality_live;
 pub mod io;
 pub mod kb;
 pub mod meta_eval;
 pub mod metric;
-pub mod metric_flags;
-pub mod metric_output;
-pub mod metric_significance;
 pub mod narratives;
-pub mod neural_metric;
 pub mod newsmet;
-pub mod newsmet_candidates;
-pub mod plot;
 pub mod rerank;
-pub mod rerank_metric;
 pub mod score;
 #[cfg(test)]
 mod test_support;
-pub mod wmd_metric;
 
 pub use error::CliError;

@@ -77,7 +77,7 @@ fn main() -> ExitCode {
             args: words.to_vec(),
         });
     }
-    let cli = Cli::parse_from(hauser_cli::metric_flags::expand_sacre_abbreviations(argv));
+    let cli = Cli::parse_from(hauser_cli::metric::flags::expand_sacre_abbreviations(argv));
     let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
         eprintln!("hauser: error: {e}");

@@ -668,7 +668,7 @@ fn eval_gen(a: &EvalGenArgs, out: &mut dyn Write, log: &mut dyn Write) -> Result
     let pred_text = files::read_to_string_keeping_bom(&a.pred)?;
     let lines = narratives::parse_predictions(&pred_text, &a.pred);
     let bertscore = match &a.bertscore_model {
-        Some(spec) => Some(crate::neural_metric::load_bertscore(
+        Some(spec) => Some(crate::metric::neural::load_bertscore(
             spec,
             &a.device.load_options(a.batch_size),
             a.bertscore_layer,

@@ -14,7 +14,7 @@ use crate::drop_in::{fixed, python_lines};
 use crate::error::CliError;
 use crate::flags;
 use crate::io::run_files::RunFiles;
-use crate::neural_metric::{baseline_error, read_baseline};
+use crate::metric::neural::{baseline_error, read_baseline};
 
 /// The bert_score release whose hash the command prints (0.3.13 calls itself 0.3.12).
 pub const BERT_SCORE_VERSION: &str = "0.3.12";

@@ -1,5 +1,5 @@
 //! The released files of the formality-transfer meta-evaluation (Lai et al., HumEval 2022), read
-//! and checked, and the correlation both `formality` and `formality_live` compute on them.
+//! and checked, and the correlation both `formality` and `formality::live` compute on them.
 //!
 //! The data directory is the authors' `data/outputs` layout (../shared/data/formality): per
 //! system `NAME.KIND.txt` with KIND one of [`KINDS`]; 80 tab-separated lines each. The first

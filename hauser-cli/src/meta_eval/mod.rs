@@ -1,5 +1,9 @@
 //! `hauser meta-eval` (system- and segment-level correlation of a metric with human scores) and
 //! `hauser corr` (Pearson, Spearman and Kendall of two columns), both on headed TSV files.
+//!
+//! [`plot`] draws `--plot`'s figures.
+
+pub mod plot;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -171,7 +175,7 @@ fn stats_error(path: &Path, e: StatsError) -> CliError {
 pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, CliError> {
     let checked = files::RunFiles::new()
         .input("--input", &args.input)
-        .plot_dir("--plot", args.plot.as_deref(), &crate::plot::FILES)
+        .plot_dir("--plot", args.plot.as_deref(), &plot::FILES)
         .check()?;
     let table = Table::read(&args.input)?;
     let cols = [
@@ -221,7 +225,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
     if let Some(dir) = &args.plot {
         let (human_means, metric_means) = data.system_means();
         let (pooled_human, pooled_metric) = data.pooled();
-        let plot = crate::plot::MetaEvalPlot {
+        let plot = plot::MetaEvalPlot {
             metric: &args.metric_col,
             systems: data
                 .systems()
@@ -236,7 +240,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
             segment_pearson: report.segment_pearson.statistic,
             segment_kendall_wmt: report.segment_kendall_wmt,
         };
-        rendered = Some((dir, crate::plot::render(&plot)?));
+        rendered = Some((dir, plot::render(&plot)?));
     }
     if args.bootstrap > 0 {
         let config = BootstrapConfig {
@@ -258,7 +262,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         });
     }
     if let Some((dir, rendered)) = rendered {
-        let written = crate::plot::write_plots(dir, &rendered, &checked)?;
+        let written = plot::write_plots(dir, &rendered, &checked)?;
         value["plots"] = written
             .iter()
             .map(|p| Value::String(p.display().to_string()))

@@ -22,8 +22,8 @@ use hauser_nli::{
 };
 
 use crate::error::CliError;
-use crate::metric_flags::TextFlags;
-use crate::neural_metric::{self, NeuralMetricArgs};
+use crate::metric::flags::TextFlags;
+use crate::metric::neural::{self, NeuralMetricArgs};
 
 /// The metric behind a [`RerankMetric`] (the models boxed: the variants' sizes differ widely).
 enum Kind {
@@ -56,7 +56,7 @@ impl std::fmt::Debug for RerankMetric {
 }
 
 /// The neural metrics `hauser rerank` knows.
-pub const NEURAL: [&str; 6] = neural_metric::NAMES;
+pub const NEURAL: [&str; 6] = neural::NAMES;
 
 /// The text metrics that can be MBR utilities: those of figlang-metrics' registry that score a
 /// hypothesis against references.
@@ -113,7 +113,7 @@ impl RerankMetric {
         if let Some(why) = mode_refusal(name, mbr) {
             return Err(CliError::Usage(why));
         }
-        let opts = neural_metric::load_options(neural);
+        let opts = neural::load_options(neural);
         let kind = match name {
             "comet" => {
                 let spec = neural.model.as_deref().ok_or_else(|| {
@@ -143,7 +143,7 @@ impl RerankMetric {
                 }
             }
             "metricx" => {
-                let (source, id) = neural_metric::model(neural, name)?;
+                let (source, id) = neural::model(neural, name)?;
                 let version = if neural.metricx_version == "23" {
                     MetricxVersion::V23
                 } else {
@@ -160,7 +160,7 @@ impl RerankMetric {
                 Kind::Metricx(MetricX::new(model, &id, version), version)
             }
             "bleurt" => {
-                let (source, id) = neural_metric::model(neural, name)?;
+                let (source, id) = neural::model(neural, name)?;
                 Kind::Bleurt(Bleurt::new(SequenceClassifier::load(&source, &opts)?, &id)?)
             }
             "bertscore" => {
@@ -171,7 +171,7 @@ impl RerankMetric {
                     prefix_space: neural.prefix_space,
                     ..BertScoreOptions::default()
                 };
-                Kind::BertScore(Box::new(neural_metric::load_bertscore(
+                Kind::BertScore(Box::new(neural::load_bertscore(
                     spec,
                     &opts,
                     neural.layer,
@@ -181,7 +181,7 @@ impl RerankMetric {
                 )?))
             }
             "perplexity" => {
-                let (source, id) = neural_metric::model(neural, name)?;
+                let (source, id) = neural::model(neural, name)?;
                 let bos = if neural.prepend_bos {
                     BosMode::Prepend
                 } else {
@@ -190,7 +190,7 @@ impl RerankMetric {
                 Kind::Perplexity(Perplexity::new(CausalLm::load(&source, &opts)?, &id, bos)?)
             }
             "style" => {
-                let (source, id) = neural_metric::model(neural, name)?;
+                let (source, id) = neural::model(neural, name)?;
                 let label = neural
                     .label
                     .as_deref()

@@ -11,7 +11,18 @@
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
 //! command-line flags; the neural ones (bertscore, bleurt, comet, metricx, perplexity, style) from
-//! `neural_metric`.
+//! [`neural`].
+//!
+//! The subcommand's parts, one module each: [`flags`] (the text metrics' options under
+//! sacreBLEU's, rouge-score's and NLTK's names), [`significance`] (confidence intervals and
+//! paired tests), [`neural`] (the neural metrics), [`wmd`] (Word Mover's Distance) and [`output`]
+//! (the formats of the metrics that are not registry text metrics).
+
+pub mod flags;
+pub mod neural;
+pub mod output;
+pub mod significance;
+pub mod wmd;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -23,12 +34,12 @@ use figlang_metrics::text::{metric_by_name, MetricError, TextMetric};
 
 use crate::error::CliError;
 use crate::io::files;
-use crate::metric_flags::TextFlags;
-use crate::metric_significance::{self, SignificanceFlags, SignificanceRun};
-use crate::neural_metric::{self, NeuralMetricArgs};
-use crate::wmd_metric::{self, WmdArgs};
+use flags::TextFlags;
+use neural::NeuralMetricArgs;
+use significance::{SignificanceFlags, SignificanceRun};
+use wmd::WmdArgs;
 
-/// The text metrics this subcommand knows (the neural ones are listed by `neural_metric`):
+/// The text metrics this subcommand knows (the neural ones are listed by [`neural`]):
 /// those of figlang-metrics' registry.
 pub const TEXT_METRICS: &[&str] = &figlang_metrics::text::NAMES;
 
@@ -39,7 +50,7 @@ fn name_help() -> String {
         "Metric: a text metric ({}: bleu is sacreBLEU's corpus BLEU, sentbleu NLTK's sentence \
          BLEU), wmd (Word Mover's Distance, needs --vectors), or a neural metric ({})",
         TEXT_METRICS.join(", "),
-        neural_metric::NAMES.join(", ")
+        neural::NAMES.join(", ")
     )
 }
 
@@ -146,7 +157,7 @@ fn unknown_metric(name: &str) -> CliError {
     CliError::Usage(format!(
         "unknown metric {name:?}; text metrics: {}, wmd; neural: {}",
         TEXT_METRICS.join(", "),
-        neural_metric::NAMES.join(", ")
+        neural::NAMES.join(", ")
     ))
 }
 
@@ -191,7 +202,7 @@ fn read_texts(args: &MetricArgs) -> Result<(Vec<String>, Vec<Vec<String>>), CliE
 /// records). The `-n` variants need their test (clap's `requires`).
 fn check_options(args: &MetricArgs) -> Result<(), CliError> {
     let name = args.name.as_str();
-    if !(TEXT_METRICS.contains(&name) || name == "wmd" || neural_metric::NAMES.contains(&name)) {
+    if !(TEXT_METRICS.contains(&name) || name == "wmd" || neural::NAMES.contains(&name)) {
         return Err(unknown_metric(name));
     }
     let sig = &args.significance;
@@ -200,10 +211,10 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
             "--system needs --paired-bs, --paired-ar or --comet-compare".into(),
         ));
     }
-    if sig.comet_compare && !neural_metric::NAMES.contains(&name) {
+    if sig.comet_compare && !neural::NAMES.contains(&name) {
         return Err(CliError::Usage(format!(
             "--comet-compare is unbabel-comet's comparison of line scores, for the neural metrics ({}); {name} has none (use --paired-bs or --paired-ar)",
-            neural_metric::NAMES.join(", ")
+            neural::NAMES.join(", ")
         )));
     }
     if args.sentence && sig.wanted() {
@@ -225,7 +236,7 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
                 } else {
                     ""
                 },
-                neural_metric::NAMES.join(", ")
+                neural::NAMES.join(", ")
             )));
         }
     }
@@ -257,12 +268,12 @@ fn check_options(args: &MetricArgs) -> Result<(), CliError> {
 fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> {
     let name = args.name.as_str();
     let (w, n) = (&args.wmd, &args.neural);
-    let neural = neural_metric::NAMES.contains(&name);
+    let neural = neural::NAMES.contains(&name);
     let flags: [(&'static str, bool, bool, &'static str); 4] = [
         ("--vectors", w.vectors.is_some(), name == "wmd", "wmd"),
         (
             "--binary",
-            w.binary != wmd_metric::BinaryArg::Auto,
+            w.binary != wmd::BinaryArg::Auto,
             name == "wmd",
             "wmd",
         ),
@@ -276,7 +287,7 @@ fn unread_model_flag(args: &MetricArgs) -> Option<(&'static str, &'static str)> 
     ];
     flags
         .into_iter()
-        .chain(neural_metric::flag_table(n, name, neural))
+        .chain(neural::flag_table(n, name, neural))
         .find(|(_, given, read, _)| *given && !*read)
         .map(|(flag, _, _, readers)| (flag, readers))
 }
@@ -329,7 +340,7 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         Vec::new()
     };
-    let texts = neural_metric::Texts {
+    let texts = neural::Texts {
         hyps: &hyps,
         systems: &systems,
         refs: &refs,
@@ -337,19 +348,19 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let output = (args.sentence, args.format.as_str());
     let tests = SignificanceRun::new(sig, args.hyp.as_deref());
-    if neural_metric::run(&args.name, &args.neural, &texts, output, &tests, out)? {
+    if neural::run(&args.name, &args.neural, &texts, output, &tests, out)? {
         return Ok(());
     }
     if args.name == "wmd" {
-        let tok = wmd_metric::Tokenization {
+        let tok = wmd::Tokenization {
             tokenize: args.text.tokenize.as_deref(),
             nltk: &args.text.nltk_tokenizer,
         };
-        return wmd_metric::run(&args.wmd, tok, output, &hyps, &refs, out);
+        return wmd::run(&args.wmd, tok, output, &hyps, &refs, out);
     }
     let metric = text_metric(args, &refs)?;
     if let (true, Some(baseline)) = (sig.paired_bs || sig.paired_ar, args.hyp.as_deref()) {
-        return metric_significance::paired(
+        return significance::paired(
             &args.name,
             metric.as_ref(),
             sig,
@@ -361,17 +372,10 @@ pub fn run(args: &MetricArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     if sig.confidence {
-        return metric_significance::confidence(
-            &args.name,
-            metric.as_ref(),
-            sig,
-            &hyps,
-            &refs,
-            out,
-        );
+        return significance::confidence(&args.name, metric.as_ref(), sig, &hyps, &refs, out);
     }
     let io = |e| CliError::io("<stdout>", e);
-    let detailed = crate::metric_output::detailed(&args.format);
+    let detailed = output::detailed(&args.format);
     if args.sentence && detailed {
         let signature = metric
             .sentence_signature(hyps.len(), refs.len())

@@ -2,6 +2,10 @@
 //! files, the headline families of the `*_goldplus.csv` files (the paper's Table 2 and
 //! candidate statistics), candidate generation, metaphoricity and diversity. docs/TASKS.md
 //! gives the protocol.
+//!
+//! [`candidates`] is `hauser newsmet candidates`.
+
+pub mod candidates;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,7 +40,7 @@ pub enum NewsmetCommand {
     Metaphoricity(MetaphoricityArgs),
     /// Candidate replacements of the focus verb: masked-LM fillers, filtered, split by a
     /// metaphor detector (JSONL, one record per line).
-    Candidates(crate::newsmet_candidates::CandidatesArgs),
+    Candidates(candidates::CandidatesArgs),
 }
 
 /// Arguments of `hauser newsmet metaphoricity`.
@@ -119,7 +123,7 @@ pub fn run(args: &NewsmetArgs, out: &mut dyn Write) -> Result<bool, CliError> {
         NewsmetCommand::Families(a) => families(a)?,
         NewsmetCommand::Diversity(a) => return diversity(a, out),
         NewsmetCommand::Metaphoricity(a) => return metaphoricity(a, out),
-        NewsmetCommand::Candidates(a) => return crate::newsmet_candidates::run(a, out),
+        NewsmetCommand::Candidates(a) => return candidates::run(a, out),
     };
     writeln!(out, "{v}").map_err(|e| CliError::io("stdout", e))?;
     Ok(true)

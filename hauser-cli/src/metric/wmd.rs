@@ -4,7 +4,7 @@
 //!
 //! With `--sentence`: one distance per hypothesis line, `inf` where a side has no word with a
 //! vector (as gensim); `--format jsonl`: one object per line, `null` for a non-finite distance
-//! (`crate::metric_output`). Without: one JSON line with the mean distance (`null` when a line
+//! (`crate::metric::output`). Without: one JSON line with the mean distance (`null` when a line
 //! is `inf`, since the mean is then infinite and JSON has no infinity), the mean over the finite
 //! lines, the count of infinite ones, and the signature. Lower is better.
 //!
@@ -21,7 +21,7 @@ use serde_json::json;
 use figlang_metrics::wmd::{detect_format, VectorFormat, Wmd, WmdTokenizer, WordVectors};
 
 use crate::error::CliError;
-use crate::metric_output::{self, Scored};
+use crate::metric::output::{self, Scored};
 
 /// Whether a vector file is binary (gensim's `binary`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -156,5 +156,5 @@ pub fn run(
         corpus,
         signature,
     };
-    metric_output::write(&scored, sentence, format, out)
+    output::write(&scored, sentence, format, out)
 }

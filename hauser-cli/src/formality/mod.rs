@@ -3,7 +3,7 @@
 //! one command.
 //!
 //! The data directory is the authors' `data/outputs` layout (../shared/data/formality), read
-//! and checked by `formality_data`: per system `NAME.human.txt`, `NAME.reg.pt16.txt`,
+//! and checked by [`data`]: per system `NAME.human.txt`, `NAME.reg.pt16.txt`,
 //! `NAME.cls.pt16.txt`, `NAME.cls.xformal.txt`, `NAME.content.ref.txt` and, when released,
 //! `NAME.ppl.txt`. `REF` (the human reference) is left out of the correlations, as in the
 //! paper.
@@ -18,7 +18,10 @@
 //! (1 - p) for the formal->informal lines, as the paper does.
 //!
 //! Next to the released content columns, the command recomputes the metrics this project has
-//! (`formality_live`) and reports how many rows agree with the released values.
+//! ([`live`]) and reports how many rows agree with the released values.
+
+pub mod data;
+pub mod live;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -30,11 +33,11 @@ use serde::Serialize;
 use figlang_metrics::stats::pearson;
 
 use crate::error::CliError;
-pub use crate::formality_data::{
+pub use data::{
     correlate, read_dir, read_file, CorrRow, Line, Released, SystemFiles, CONTENT_COLUMNS,
     FIRST_DIRECTION, KINDS, SEGMENTS,
 };
-use crate::formality_live::{self, LiveArgs};
+use live::LiveArgs;
 
 /// Arguments of `hauser formality`.
 #[derive(Debug, Clone, Args)]
@@ -153,7 +156,7 @@ pub struct Report {
 /// # Errors
 /// Unreadable or malformed files; live metric failures.
 pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
-    formality_live::check(&args.live)?;
+    live::check(&args.live)?;
     let Released {
         systems: data,
         ignored,
@@ -241,7 +244,7 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
         let paper = PAPER_IAA.iter().find(|p| p.0 == *aspect).map(|p| p.1);
         inter_annotator.push((aspect.to_string(), r, paper));
     }
-    let content_live = formality_live::rows(&args.live, &data, &mut notes)?;
+    let content_live = live::rows(&args.live, &data, &mut notes)?;
     Ok(Report {
         systems: names,
         style,

@@ -10,9 +10,11 @@
 //! record commands do, and the run goes on; the exit status is then 1.
 //!
 //! Without `--mbr` each candidate is scored alone (quality estimation); with `--mbr` by minimum
-//! Bayes risk ([`crate::rerank_metric`]). The metrics' options are `hauser metric`'s flags,
+//! Bayes risk (both in [`metric`]). The metrics' options are `hauser metric`'s flags,
 //! shared through [`TextFlags`] and [`NeuralMetricArgs`]; a flag the metric named would not read
 //! is refused (exit 2), never ignored.
+
+pub mod metric;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,9 +26,9 @@ use hauser_core::{render_signatures, Criterion, Reranker, ScoreReranker, Signatu
 
 use crate::error::CliError;
 use crate::io::files::{self, OutputFile};
-use crate::metric_flags::TextFlags;
-use crate::neural_metric::NeuralMetricArgs;
-use crate::rerank_metric::{self, RerankMetric};
+use crate::metric::flags::TextFlags;
+use crate::metric::neural::NeuralMetricArgs;
+use metric::RerankMetric;
 
 /// Arguments of `hauser rerank`.
 #[derive(Debug, Clone, Args)]
@@ -86,7 +88,7 @@ fn unread_flag(args: &RerankArgs) -> Option<String> {
         ));
     }
     let n = &args.neural;
-    let neural = rerank_metric::NEURAL.contains(&name);
+    let neural = metric::NEURAL.contains(&name);
     let never = |flag: &str, why: &str| format!("{flag} is not read by rerank: {why}");
     if n.src.is_some() {
         return Some(never(
@@ -108,7 +110,7 @@ fn unread_flag(args: &RerankArgs) -> Option<String> {
     }
     // --src, --idf and --flip are refused above for every metric; the others as `hauser
     // metric` refuses them.
-    let flags = crate::neural_metric::flag_table(n, name, neural);
+    let flags = crate::metric::neural::flag_table(n, name, neural);
     flags
         .into_iter()
         .find(|(_, given, read, _)| *given && !*read)
@@ -190,7 +192,7 @@ pub struct RerankSummary {
 /// model that cannot be loaded. A line that cannot be ranked is an error record instead.
 pub fn run(args: &RerankArgs, log: &mut dyn Write) -> Result<bool, CliError> {
     let name = args.metric.as_str();
-    if let Some(why) = rerank_metric::mode_refusal(name, args.mbr).or_else(|| unread_flag(args)) {
+    if let Some(why) = metric::mode_refusal(name, args.mbr).or_else(|| unread_flag(args)) {
         return Err(CliError::Usage(why));
     }
     // Every file checked, the output's place included, before a model is loaded.

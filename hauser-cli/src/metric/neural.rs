@@ -4,7 +4,7 @@
 //! Inputs arrive already read and validated (line-aligned, non-empty, UTF-8) by the `metric`
 //! subcommand; this module loads the model, scores, and prints either one number per line
 //! (`--sentence`; `--format jsonl`: one object per line with the signature) or one JSON object
-//! with the system score and the signature (`crate::metric_output`).
+//! with the system score and the signature (`crate::metric::output`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,8 +22,8 @@ use hauser_nli::{
 };
 
 use crate::error::CliError;
-use crate::metric_output::{self, Scored};
-use crate::metric_significance::SignificanceRun;
+use crate::metric::output::{self, Scored};
+use crate::metric::significance::SignificanceRun;
 use crate::{flags, io::files};
 
 /// Options of the neural metrics.
@@ -502,7 +502,7 @@ pub const NAMES: [&str; 6] = [
 ];
 
 /// Runs a neural metric on line-aligned texts, writing as `sentence` and `format` ask
-/// ([`metric_output::write`]), or the records of the significance test `significance` asks
+/// ([`output::write`]), or the records of the significance test `significance` asks
 /// for, on the per-line scores ([`SignificanceRun::write`]). Returns `false` when
 /// `name` is not a neural metric.
 ///
@@ -689,7 +689,7 @@ pub fn run(
         corpus,
         signature: signature.to_string(),
     };
-    metric_output::write(&scored, sentence, format, out)?;
+    output::write(&scored, sentence, format, out)?;
     Ok(true)
 }
 

@@ -11,7 +11,7 @@
 //! | METEOR | NLTK 3.4.5's METEOR (needs WordNet 3.0: `--wordnet`) |
 //! | BERTScore | F1 with `--bertscore-model` (and `--bertscore-baseline` for the paper's rescaling), at `--bertscore-layer` (default: bert_score's for the model id), on `--device` in `--precision` |
 //!
-//! It reads the data through `formality_data`, and `formality` (the command) reads it: the
+//! It reads the data through `formality::data`, and `formality` (the command) reads it: the
 //! dependency goes one way.
 
 use std::collections::BTreeMap;
@@ -27,8 +27,8 @@ use hauser_nli::{DeviceSpec, Precision};
 
 use crate::error::CliError;
 use crate::flags::{self, DeviceArgs};
-use crate::formality_data::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
-use crate::neural_metric::load_bertscore;
+use crate::formality::data::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+use crate::metric::neural::load_bertscore;
 
 /// A live value agrees with a released one within this (the columns carry 4 decimals).
 pub const AGREE: f64 = 1e-4;
@@ -180,7 +180,7 @@ pub fn rows(
             let hyps: Vec<String> = lines.iter().map(|l| l.output.clone()).collect();
             let refs: Vec<String> = lines.iter().map(|l| l.reference.clone()).collect();
             let scores = scorer(&hyps, &refs)?;
-            // formality_data checked that every content.ref line has the 11 columns.
+            // formality::data checked that every content.ref line has the 11 columns.
             for (l, s) in lines.iter().zip(&scores) {
                 if let Some(released) = l.metrics.get(k) {
                     total += 1;
