@@ -1,7 +1,17 @@
 //! The `hauser` command-line tool: argument parsing and the implementation of each subcommand.
 //!
 //! The binary (`src/main.rs`) only dispatches; each subcommand lives in its own module so that
-//! it can be tested on its own. Install the binary with `cargo install --path hauser-cli`; for
+//! it can be tested on its own, and a command made of several modules has them in its folder:
+//!
+//! - [`score`], [`kb`], [`embed`], [`extract`], [`classify`]: one module each;
+//! - [`metric`] (text, WMD and neural metrics, significance tests), [`rerank`], [`meta_eval`]
+//!   (with `corr`), [`formality`], [`narratives`], [`newsmet`];
+//! - [`drop_in`]: the command lines of other tools (sacreBLEU, comet, bert_score);
+//! - [`io`]: the input and output every command goes through; [`error`]: the one error type;
+//!   `flags`: the parsers of the options several commands share.
+//!
+//! A module is public only where the binary, the integration tests or the fuzz targets reach it;
+//! the others are `pub(crate)`. Install the binary with `cargo install --path hauser-cli`; for
 //! library use, depend on the crates it wires together (`hauser-core`, `hauser-kb`,
 //! `hauser-extract`, `hauser-nli`, `figlang-metrics`), not on this one.
 //!
@@ -24,7 +34,7 @@ pub mod drop_in;
 pub mod embed;
 pub mod error;
 pub mod extract;
-pub mod flags;
+pub(crate) mod flags;
 pub mod formality;
 pub mod io;
 pub mod kb;

@@ -1,14 +1,14 @@
 //! The drop-in commands: command lines that the users of other tools can call unchanged, with
 //! the same arguments, printed lines and exit statuses. [`sacrebleu`] is sacreBLEU 2.4.3's
 //! command line, [`comet`] unbabel-comet's `comet-score` and `comet-compare`, [`bert_score`]
-//! bert_score's `bert-score`; [`py_text`] spells floats and JSON as Python does, for all of them.
+//! bert_score's `bert-score`; `py_text` spells floats and JSON as Python does, for all of them.
 //!
 //! This module holds what comet's and bert_score's drop-ins share with the Python tools they
 //! replace: reading a file as `[line.strip() for line in open(path)]` does.
 
 pub mod bert_score;
 pub mod comet;
-pub mod py_text;
+pub(crate) mod py_text;
 pub mod sacrebleu;
 
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! one command.
 //!
 //! The data directory is the authors' `data/outputs` layout (../shared/data/formality), read
-//! and checked by [`data`]: per system `NAME.human.txt`, `NAME.reg.pt16.txt`,
+//! and checked by `data`: per system `NAME.human.txt`, `NAME.reg.pt16.txt`,
 //! `NAME.cls.pt16.txt`, `NAME.cls.xformal.txt`, `NAME.content.ref.txt` and, when released,
 //! `NAME.ppl.txt`. `REF` (the human reference) is left out of the correlations, as in the
 //! paper.
@@ -18,10 +18,10 @@
 //! (1 - p) for the formal->informal lines, as the paper does.
 //!
 //! Next to the released content columns, the command recomputes the metrics this project has
-//! ([`live`]) and reports how many rows agree with the released values.
+//! (`live`) and reports how many rows agree with the released values.
 
-pub mod data;
-pub mod live;
+pub(crate) mod data;
+pub(crate) mod live;
 
 use std::collections::BTreeMap;
 use std::io::Write;

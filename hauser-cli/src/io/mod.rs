@@ -6,8 +6,8 @@
 pub mod files;
 pub mod input;
 pub mod interrupt;
-pub mod metric_input;
-pub mod out_file;
-pub mod output;
-pub mod progress;
+pub(crate) mod metric_input;
+pub(crate) mod out_file;
+pub(crate) mod output;
+pub(crate) mod progress;
 pub mod run_files;

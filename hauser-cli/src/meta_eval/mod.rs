@@ -1,9 +1,9 @@
 //! `hauser meta-eval` (system- and segment-level correlation of a metric with human scores) and
 //! `hauser corr` (Pearson, Spearman and Kendall of two columns), both on headed TSV files.
 //!
-//! [`plot`] draws `--plot`'s figures.
+//! `plot` draws `--plot`'s figures.
 
-pub mod plot;
+pub(crate) mod plot;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

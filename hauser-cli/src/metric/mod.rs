@@ -7,22 +7,22 @@
 //! An empty line is an empty segment, scored as the reference tools score it (0 for BLEU,
 //! chrF, ROUGE); mismatched line counts and invalid UTF-8 are errors naming the file and line.
 //! Inputs go through [`crate::io::files`]: `-` is standard input, a byte-order mark is ignored,
-//! CRLF is accepted. `--input` reads JSONL records instead ([`crate::io::metric_input`]).
+//! CRLF is accepted. `--input` reads JSONL records instead (`crate::io::metric_input`).
 //!
 //! The text metrics come from figlang-metrics' registry (`metric_by_name`), configured by the
 //! command-line flags; the neural ones (bertscore, bleurt, comet, metricx, perplexity, style) from
-//! [`neural`].
+//! `neural`.
 //!
 //! The subcommand's parts, one module each: [`flags`] (the text metrics' options under
-//! sacreBLEU's, rouge-score's and NLTK's names), [`significance`] (confidence intervals and
-//! paired tests), [`neural`] (the neural metrics), [`wmd`] (Word Mover's Distance) and [`output`]
+//! sacreBLEU's, rouge-score's and NLTK's names), `significance` (confidence intervals and
+//! paired tests), `neural` (the neural metrics), `wmd` (Word Mover's Distance) and `output`
 //! (the formats of the metrics that are not registry text metrics).
 
 pub mod flags;
-pub mod neural;
-pub mod output;
-pub mod significance;
-pub mod wmd;
+pub(crate) mod neural;
+pub(crate) mod output;
+pub(crate) mod significance;
+pub(crate) mod wmd;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ use neural::NeuralMetricArgs;
 use significance::{SignificanceFlags, SignificanceRun};
 use wmd::WmdArgs;
 
-/// The text metrics this subcommand knows (the neural ones are listed by [`neural`]):
+/// The text metrics this subcommand knows (the neural ones are listed by `neural`):
 /// those of figlang-metrics' registry.
 pub const TEXT_METRICS: &[&str] = &figlang_metrics::text::NAMES;
 

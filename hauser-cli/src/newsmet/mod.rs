@@ -3,9 +3,9 @@
 //! candidate statistics), candidate generation, metaphoricity and diversity. docs/TASKS.md
 //! gives the protocol.
 //!
-//! [`candidates`] is `hauser newsmet candidates`.
+//! `candidates` is `hauser newsmet candidates`.
 
-pub mod candidates;
+pub(crate) mod candidates;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -211,11 +211,6 @@ impl RerankMetric {
         })
     }
 
-    /// The metric's name, the criterion candidates are ranked by.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Which end of the metric's scale is good: the lowest for the error rates (the text
     /// metrics that say so: TER, WER, CER), MetricX (an error score) and perplexity, the
     /// highest for the others.

@@ -10,11 +10,11 @@
 //! record commands do, and the run goes on; the exit status is then 1.
 //!
 //! Without `--mbr` each candidate is scored alone (quality estimation); with `--mbr` by minimum
-//! Bayes risk (both in [`metric`]). The metrics' options are `hauser metric`'s flags,
-//! shared through [`TextFlags`] and [`NeuralMetricArgs`]; a flag the metric named would not read
+//! Bayes risk (both in `metric`). The metrics' options are `hauser metric`'s flags,
+//! shared through [`TextFlags`] and `NeuralMetricArgs`; a flag the metric named would not read
 //! is refused (exit 2), never ignored.
 
-pub mod metric;
+pub(crate) mod metric;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! argument list ([`super::args`]), checks it in sacreBLEU's order with its exit
 //! statuses (1 for its own refusals, 2 for argparse's, 17 for a malformed input stream) and
 //! prints what sacreBLEU prints on standard output, byte for byte
-//! ([`super::format`]), with the metrics of figlang-metrics
+//! (the `format` module), with the metrics of figlang-metrics
 //! ([`super::score`]).
 //!
 //! Differences, all documented in docs/DROP-IN.md: test sets (`-t`, `--echo`, `--download`) are

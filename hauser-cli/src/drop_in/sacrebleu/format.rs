@@ -5,7 +5,7 @@
 //! `-f latex`, first column right-aligned, the others centred, widths in code points since the
 //! sacreBLEU install has no `wcwidth`).
 
-pub use crate::drop_in::py_text::{dumps, fixed, py_float_repr, Json};
+pub use crate::drop_in::py_text::{dumps, fixed, Json};
 
 /// Sets `key` in a dict as Python does: an existing key keeps its place, a new one goes last.
 pub fn dict_set(items: &mut Vec<(String, Json)>, key: &str, value: Json) {
@@ -283,6 +283,7 @@ fn latex_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drop_in::py_text::py_float_repr;
 
     #[test]
     fn floats_as_python_writes_them() {
