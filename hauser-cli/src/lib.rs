@@ -1,7 +1,8 @@
 //! The `hauser` command-line tool: argument parsing and the implementation of each subcommand.
 //!
-//! The binary (`src/main.rs`) only dispatches; each subcommand lives in its own module so that
-//! it can be tested on its own, and a command made of several modules has them in its folder:
+//! The binary (`src/main.rs`) only dispatches, every subcommand having one shape
+//! ([`command::Run`]); each subcommand lives in its own module so that it can be tested on its
+//! own, and a command made of several modules has them in its folder:
 //!
 //! - [`score`], [`kb`], [`embed`], [`extract`], [`classify`]: one module each;
 //! - [`metric`] (text, WMD and neural metrics, significance tests), [`rerank`], [`meta_eval`]
@@ -30,6 +31,7 @@
 #![deny(missing_docs)]
 
 pub mod classify;
+pub mod command;
 pub mod drop_in;
 pub mod embed;
 pub mod error;

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use hauser_cli::command::{Outcome, Run};
 use hauser_cli::{
     classify,
     drop_in::{bert_score, comet, sacrebleu},
@@ -73,72 +74,34 @@ fn main() -> ExitCode {
     if let Some(words) = sacrebleu::cli::own_words(&argv) {
         // sacreBLEU's words reach its own parser untouched, with its exit statuses (1, 2, 17)
         // and error lines, not hauser's.
-        return sacrebleu::cli::main(&sacrebleu::cli::SacrebleuArgs {
+        let args = sacrebleu::cli::SacrebleuArgs {
             args: words.to_vec(),
-        });
+        };
+        return args.run().exit();
     }
     let cli = Cli::parse_from(hauser_cli::metric::flags::expand_sacre_abbreviations(argv));
-    let mut stderr = std::io::stderr();
     if let Err(e) = files::check_settings() {
-        eprintln!("hauser: error: {e}");
-        return ExitCode::from(e.exit_code());
+        return Outcome::failed(e).exit();
     }
-    let result = match &cli.command {
-        Command::Score(args) => score::run(args, &mut stderr).map(|s| s.failed == 0),
-        Command::Embed(args) => embed::run(args, &mut stderr).map(|s| s.failed == 0),
-        Command::Extract(args) => extract::run(args, &mut stderr).map(|s| s.failed == 0),
-        Command::MetaEval(args) => {
-            meta_eval::run_meta_eval(args, &mut std::io::stdout().lock()).map(|_| true)
-        }
-        Command::Corr(args) => {
-            meta_eval::run_corr(args, &mut std::io::stdout().lock()).map(|_| true)
-        }
-        Command::Metric(args) => metric::run(args, &mut std::io::stdout().lock()).map(|_| true),
-        Command::Narratives(args) => {
-            narratives::run(args, &mut std::io::stdout().lock(), &mut stderr)
-        }
-        Command::Classify(args) => classify::run(args),
-        Command::Rerank(args) => rerank::run(args, &mut stderr),
-        Command::Newsmet(args) => newsmet::run(args, &mut std::io::stdout().lock()),
-        Command::Formality(args) => {
-            formality::run(args, &mut std::io::stdout().lock()).map(|_| true)
-        }
-        Command::CometScore(args) => {
-            comet::run_score(args, &mut std::io::stdout().lock()).map(|_| true)
-        }
-        Command::CometCompare(args) => {
-            comet::run_compare(args, &mut std::io::stdout().lock()).map(|_| true)
-        }
-        Command::BertScore(args) => {
-            // bert_score fails with a Python exception (an AssertionError for a missing file,
-            // a length mismatch, `--idf` on one pair...): exit status 1, as there. Argument
-            // errors stay clap's 2, as argparse's.
-            return match bert_score::run(args, &mut std::io::stdout().lock()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => report(&e, 1),
-            };
-        }
-        Command::Kb(args) => {
-            kb::run(args, &mut std::io::stdout().lock(), &mut stderr).map(|_| true)
-        }
+    let command: &dyn Run = match &cli.command {
+        Command::Score(args) => args,
+        Command::Embed(args) => args,
+        Command::Kb(args) => args,
+        Command::Extract(args) => args,
+        Command::MetaEval(args) => args,
+        Command::Corr(args) => args,
+        Command::Metric(args) => &**args,
+        Command::Formality(args) => args,
+        Command::Narratives(args) => args,
+        Command::Newsmet(args) => args,
+        Command::Classify(args) => args,
+        Command::Rerank(args) => &**args,
+        Command::CometScore(args) => &**args,
+        Command::CometCompare(args) => &**args,
+        Command::BertScore(args) => &**args,
         // `own_words` above took every `hauser sacrebleu` line; the subcommand stays in clap's
         // table for `hauser --help`.
-        Command::Sacrebleu(args) => return sacrebleu::cli::main(args),
+        Command::Sacrebleu(args) => args,
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => report(&e, e.exit_code()),
-    }
-}
-
-/// Prints a command's error and gives its exit status: `code`, or 130 after Ctrl-C.
-fn report(e: &hauser_cli::error::CliError, code: u8) -> ExitCode {
-    if e.is_interrupted() {
-        eprintln!("hauser: interrupted");
-        ExitCode::from(e.exit_code())
-    } else {
-        eprintln!("hauser: error: {e}");
-        ExitCode::from(code)
-    }
+    command.run().exit()
 }
