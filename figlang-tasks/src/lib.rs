@@ -2,8 +2,10 @@
 //!
 //! Benchmark harnesses for figurative language on top of `figlang-metrics` and `hauser-nli`:
 //! dataset loaders, task protocols and reports. The figurative narratives benchmark
-//! ([`narratives`]) and NewsMet's detection evaluation and headline families ([`newsmet`]); the
-//! CLI runs them as `hauser narratives ...` and `hauser newsmet ...`.
+//! ([`narratives`]), NewsMet's detection evaluation and headline families ([`newsmet`]) and the
+//! released files of the formality-transfer meta-evaluation with its correlations
+//! ([`formality`]); the CLI runs them as `hauser narratives ...`, `hauser newsmet ...` and
+//! `hauser formality reproduce`.
 //!
 //! ```
 //! use figlang_tasks::narratives::{accuracy, Choice};
@@ -19,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod error;
+pub mod formality;
 pub mod narratives;
 pub mod newsmet;
 

@@ -1,80 +1,19 @@
-//! The released files of the formality-transfer meta-evaluation (Lai et al., HumEval 2022), read
-//! and checked, and the correlation both `formality` and `formality::live` compute on them.
-//!
-//! The data directory is the authors' `data/outputs` layout (../shared/data/formality): per
-//! system `NAME.KIND.txt` with KIND one of [`KINDS`]; 80 tab-separated lines each. The first
-//! 16 items of a line (README.upstream.md) are survey, input, output, reference, content, style
-//! and fluency of rater 1 and of rater 2, and their six z-scores; the `human` files as released
-//! stop after the ratings (10 columns). Then the metric columns: one (style score, perplexity)
-//! or eleven (content scores). Every line must have its kind's column count: one short row
-//! would otherwise drop every content metric, and an extra column shift which value is read.
-//! Lines 1-40 are informal->formal, 41-80 formal->informal.
-//!
-//! The folder is read strictly, so that nothing in it is used or skipped unnoticed: a `.txt`
-//! file whose name is not `NAME.KIND.txt` is refused, naming it; a KIND that one system has
-//! must be there for every system (a stray `FOO.human.txt` would otherwise add a system `FOO`
-//! without scores, and empty the tables); other entries (README files, folders) are ignored and
-//! named in a note.
+//! The released files of the formality-transfer meta-evaluation, read for `hauser formality
+//! reproduce`: figlang-tasks' [`formality`](figlang_tasks::formality) checks the folder and
+//! parses the files; this module reads them through the CLI's input layer (its size limit and
+//! messages, as every command), and words the task's errors as the command always has (a folder
+//! that is not the released layout, or a correlation that cannot be computed, is an invalid
+//! `--data`: `invalid option: ...`).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
-use figlang_metrics::stats::{pearson, wmt_kendall_tau};
+use figlang_tasks::formality::{self, Released};
+use figlang_tasks::TaskError;
 
 use crate::error::CliError;
 use crate::io::files;
-
-/// Lines per file: 80 sources.
-pub const SEGMENTS: usize = 80;
-/// The informal->formal lines come first.
-pub const FIRST_DIRECTION: usize = 40;
-/// The released content metric columns, in file order (the last 11 columns).
-pub const CONTENT_COLUMNS: [&str; 11] = [
-    "COMET",
-    "COMET-w",
-    "BLEURT",
-    "BERTScore",
-    "METEOR",
-    "chrF",
-    "WMD",
-    "BLEU",
-    "ROUGE-1",
-    "ROUGE-2",
-    "ROUGE-L",
-];
-
-/// The kinds of released files and the column counts their lines may have.
-pub const KINDS: [(&str, &[usize]); 7] = [
-    ("human", &[10, 16]),
-    ("reg.pt16", &[17]),
-    ("cls.pt16", &[17]),
-    ("cls.xformal", &[17]),
-    ("content.ref", &[27]),
-    ("content.src", &[27]),
-    ("ppl", &[17]),
-];
-
-/// One parsed line.
-#[derive(Debug, Clone)]
-pub struct Line {
-    /// The system output (column 3).
-    pub output: String,
-    /// The reference (column 4).
-    pub reference: String,
-    /// Ratings: content, style, fluency of rater 1, then of rater 2.
-    pub ratings: [f64; 6],
-    /// The numeric columns after the first 16.
-    pub metrics: Vec<f64>,
-}
-
-impl Line {
-    /// Mean of the two raters' scores of aspect `k` (0 content, 1 style, 2 fluency).
-    pub fn human(&self, k: usize) -> f64 {
-        (self.ratings[k] + self.ratings[k + 3]) / 2.0
-    }
-}
 
 /// One correlation row of a table.
 #[derive(Debug, Clone, Serialize)]
@@ -97,199 +36,36 @@ pub struct CorrRow {
     pub note: Option<String>,
 }
 
-/// The released files of one system, by kind (`human`, `reg.pt16`...).
-pub type SystemFiles = BTreeMap<String, Vec<Line>>;
-
-/// The data folder, read: every system's files, and the entries that were not read.
-#[derive(Debug, Clone, Default)]
-pub struct Released {
-    /// Systems by name, each with its files by kind.
-    pub systems: BTreeMap<String, SystemFiles>,
-    /// Entries of the folder that are not `NAME.KIND.txt` files and were left alone.
-    pub ignored: Vec<String>,
-}
-
-/// Reads one released file of kind `kind` (one of [`KINDS`]).
-///
-/// # Errors
-/// Unreadable files; a line with another column count than its kind's (or than the file's
-/// first line), or with a non-numeric score, named with file and line; a file without exactly
-/// 80 lines.
-pub fn read_file(path: &Path, kind: &str) -> Result<Vec<Line>, CliError> {
-    let allowed = KINDS
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or(&[][..], |(_, c)| *c);
-    let text = files::read_to_string(path)?;
-    let bad = |line: usize, message: String| CliError::Input {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut out = Vec::new();
-    let mut width = None;
-    for (i, raw) in text.lines().enumerate() {
-        let cols: Vec<&str> = raw.trim_end_matches('\r').split('\t').collect();
-        let expected: Vec<usize> = match width {
-            Some(w) => vec![w],
-            None => allowed.to_vec(),
-        };
-        if !expected.contains(&cols.len()) {
-            let expected: Vec<String> = expected.iter().map(usize::to_string).collect();
-            return Err(bad(
-                i + 1,
-                format!(
-                    "{} tab-separated columns, expected {} in a {kind} file{}",
-                    cols.len(),
-                    expected.join(" or "),
-                    if width.is_some() {
-                        " (as its first line)"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        width = Some(cols.len());
-        let num = |k: usize| -> Result<f64, CliError> {
-            let v: f64 = cols[k].trim().parse().map_err(|_| {
-                bad(
-                    i + 1,
-                    format!("column {} is not a number: {:?}", k + 1, cols[k]),
-                )
-            })?;
-            if v.is_finite() {
-                Ok(v)
-            } else {
-                Err(bad(i + 1, format!("column {} is not finite", k + 1)))
-            }
-        };
-        let mut ratings = [0.0; 6];
-        for (k, r) in ratings.iter_mut().enumerate() {
-            *r = num(4 + k)?;
-        }
-        for k in 10..cols.len().min(16) {
-            num(k)?;
-        }
-        let metrics = (16..cols.len()).map(num).collect::<Result<Vec<_>, _>>()?;
-        out.push(Line {
-            output: cols[2].to_string(),
-            reference: cols[3].to_string(),
-            ratings,
-            metrics,
-        });
-    }
-    if out.len() != SEGMENTS {
-        return Err(bad(
-            out.len() + 1,
-            format!("{} lines, expected {SEGMENTS}", out.len()),
-        ));
-    }
-    Ok(out)
-}
-
-/// `NAME.KIND.txt` split into its system and kind, when KIND is one of [`KINDS`].
-fn split_name(file: &str) -> Option<(&str, &'static str)> {
-    let stem = file.strip_suffix(".txt")?;
-    KINDS.iter().find_map(|(kind, _)| {
-        let name = stem.strip_suffix(kind)?.strip_suffix('.')?;
-        (!name.is_empty()).then_some((name, *kind))
-    })
-}
-
 /// Reads every system's files in `dir` ([`Released`]).
 ///
 /// # Errors
 /// A missing directory or no `NAME.human.txt`; a `.txt` file that is not `NAME.KIND.txt`; a
-/// system without a kind of file another system has; any file's errors.
+/// system without a kind of file another system has; any file's errors, named with file and
+/// line.
 pub fn read_dir(dir: &Path) -> Result<Released, CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| CliError::io(dir, e))?;
-    let mut found: BTreeMap<String, BTreeMap<&'static str, PathBuf>> = BTreeMap::new();
-    let (mut unknown, mut ignored) = (Vec::new(), Vec::new());
-    for entry in entries {
-        let entry = entry.map_err(|e| CliError::io(dir, e))?;
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let is_file = entry.path().is_file();
-        match split_name(&file) {
-            Some((name, kind)) if is_file => {
-                found
-                    .entry(name.to_string())
-                    .or_default()
-                    .insert(kind, entry.path());
-            }
-            _ if is_file && file.ends_with(".txt") => unknown.push(file),
-            _ => ignored.push(file),
-        }
-    }
-    unknown.sort();
-    ignored.sort();
-    let kinds: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
-    if let Some(first) = unknown.first() {
-        return Err(CliError::Usage(format!(
-            "{}: {} is not a released file (NAME.KIND.txt with KIND one of {}){}; move it out of the folder",
-            dir.display(),
-            first,
-            kinds.join(", "),
-            if unknown.len() > 1 {
-                format!(", nor {}", unknown[1..].join(", "))
-            } else {
-                String::new()
-            }
-        )));
-    }
-    if !found.values().any(|k| k.contains_key("human")) {
-        return Err(CliError::Usage(format!(
-            "{}: no NAME.human.txt files (the authors' data/outputs layout)",
-            dir.display()
-        )));
-    }
-    for kind in kinds {
-        let have: Vec<&String> = found
-            .iter()
-            .filter(|(_, k)| k.contains_key(kind))
-            .map(|(n, _)| n)
-            .collect();
-        if let Some((missing, _)) = found.iter().find(|(_, k)| !k.contains_key(kind)) {
-            if !have.is_empty() {
-                return Err(CliError::Usage(format!(
-                    "{}: {missing}.{kind}.txt is missing, but {} {} {kind} scores; every system needs the same files (a stray NAME.KIND.txt adds a system NAME)",
-                    dir.display(),
-                    have.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", "),
-                    if have.len() == 1 { "has" } else { "have" },
-                )));
-            }
-        }
-    }
-    let mut systems = BTreeMap::new();
-    for (name, kinds) in found {
-        let mut files = SystemFiles::new();
-        for (kind, path) in kinds {
-            files.insert(kind.to_string(), read_file(&path, kind)?);
-        }
-        systems.insert(name, files);
-    }
-    Ok(Released { systems, ignored })
+    formality::scan_dir(dir)
+        .map_err(cli_error)?
+        .read(|path, kind| {
+            let text = files::read_to_string(path)?;
+            formality::parse_file(&text, path, kind).map_err(cli_error)
+        })
 }
 
-/// System Pearson and mean segment tau of per-system (human, metric) vectors, all the same
-/// length (the segments).
+/// [`formality::correlate`], its errors worded as the command's.
+///
+/// # Errors
+/// A correlation that cannot be computed.
 pub fn correlate(human: &[Vec<f64>], metric: &[Vec<f64>]) -> Result<(f64, f64, usize), CliError> {
-    let stats = |e: figlang_metrics::stats::StatsError| CliError::Usage(e.to_string());
-    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let hm: Vec<f64> = human.iter().map(mean).collect();
-    let mm: Vec<f64> = metric.iter().map(mean).collect();
-    let r = pearson(&hm, &mm).map_err(stats)?.statistic;
-    let n = human.first().map_or(0, Vec::len);
-    let mut taus = Vec::with_capacity(n);
-    for seg in 0..n {
-        let h: Vec<f64> = human.iter().map(|v| v[seg]).collect();
-        let m: Vec<f64> = metric.iter().map(|v| v[seg]).collect();
-        let t = wmt_kendall_tau(&h, &m).map_err(stats)?.tau;
-        // The authors' script skips a source whose outputs all tie on the human score.
-        if t.is_finite() {
-            taus.push(t);
-        }
+    formality::correlate(human, metric).map_err(cli_error)
+}
+
+/// The task's errors as the command words them: the folder's layout and the statistics are
+/// `invalid option` errors (exit status 2); unreadable entries and malformed lines keep their
+/// `FILE: ...` and `FILE:LINE: ...` messages.
+fn cli_error(e: TaskError) -> CliError {
+    match e {
+        TaskError::Input(message) => CliError::Usage(message),
+        TaskError::Stats(e) => CliError::Usage(e.to_string()),
+        e => CliError::from(e),
     }
-    let tau = taus.iter().sum::<f64>() / taus.len().max(1) as f64;
-    Ok((r, if taus.is_empty() { f64::NAN } else { tau }, taus.len()))
 }

@@ -27,8 +27,9 @@ use hauser_nli::{DeviceSpec, Precision};
 
 use crate::error::CliError;
 use crate::flags::{self, DeviceArgs};
-use crate::formality::data::{correlate, CorrRow, SystemFiles, CONTENT_COLUMNS, SEGMENTS};
+use crate::formality::data::{correlate, CorrRow};
 use crate::metric::neural::load_bertscore;
+use figlang_tasks::formality::{SystemFiles, CONTENT_COLUMNS, SEGMENTS};
 
 /// A live value agrees with a released one within this (the columns carry 4 decimals).
 pub const AGREE: f64 = 1e-4;

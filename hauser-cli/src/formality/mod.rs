@@ -33,9 +33,9 @@ use serde::Serialize;
 use figlang_metrics::stats::pearson;
 
 use crate::error::CliError;
-pub use data::{
-    correlate, read_dir, read_file, CorrRow, Line, Released, SystemFiles, CONTENT_COLUMNS,
-    FIRST_DIRECTION, KINDS, SEGMENTS,
+use data::{correlate, read_dir, CorrRow};
+use figlang_tasks::formality::{
+    Line, Released, SystemFiles, CONTENT_COLUMNS, FIRST_DIRECTION, SEGMENTS,
 };
 use live::LiveArgs;
 
