@@ -12,9 +12,10 @@ use serde_json::{json, Value};
 use figlang_metrics::neural::BertScoreOptions;
 use figlang_metrics::stats::BootstrapConfig;
 use figlang_tasks::narratives::{
-    self, eval_gen, generation, Choice, LabelStatus, NarrativeItem, PairOrder, ZeroShotConfig,
-    ZeroShotScore,
+    self, eval_gen, generation, Choice, LabelStatus, NarrativeItem, PairOrder, Records,
+    ZeroShotConfig, ZeroShotScore,
 };
+use figlang_tasks::TaskResult;
 use hauser_nli::{CausalLm, Decoding, GenerateConfig, ModelSource, MultipleChoice};
 
 use crate::error::CliError;
@@ -313,30 +314,9 @@ fn declared_files(command: &NarrativesCommand) -> RunFiles {
 }
 
 /// The data's records: each line's parsed item, or its error (a blank line included).
-struct Records {
-    lines: Vec<usize>,
-    parsed: Vec<Result<NarrativeItem, String>>,
-    /// Whether each line is blank: a blank line is answered with an error record but takes no
-    /// label of `--labels`, which has one label per record of the data.
-    blank: Vec<bool>,
-}
-
 fn read_records(path: &Path) -> Result<Records, CliError> {
     let text = files::read_to_string_keeping_bom(path)?;
-    let mut records = Records {
-        lines: Vec::new(),
-        parsed: Vec::new(),
-        blank: Vec::new(),
-    };
-    for (line, r) in narratives::parse_records(&text, path) {
-        records.blank.push(matches!(
-            &r,
-            Err(figlang_tasks::TaskError::Record { message, .. }) if message == narratives::BLANK_LINE
-        ));
-        records.lines.push(line);
-        records.parsed.push(r.map_err(|e| e.to_string()));
-    }
-    Ok(records)
+    Ok(Records::parse(&text, path))
 }
 
 /// The gold labels of every record (one per line): from --labels, else from the data unless
@@ -396,7 +376,7 @@ fn stream_choices(
 ) -> Result<Vec<Option<Choice>>, CliError> {
     let werr = |e| CliError::io(out_path, e);
     let mut preds = Vec::with_capacity(records.lines.len());
-    let all: Vec<(&usize, &Result<NarrativeItem, String>)> =
+    let all: Vec<(&usize, &TaskResult<NarrativeItem>)> =
         records.lines.iter().zip(&records.parsed).collect();
     for part in all.chunks(chunk.max(1)) {
         let items: Vec<NarrativeItem> = part
@@ -423,7 +403,7 @@ fn stream_choices(
                 },
                 Err(e) => {
                     preds.push(None);
-                    json!({"line": line, "error": e})
+                    json!({"line": line, "error": e.to_string()})
                 }
             };
             writeln!(out, "{v}").map_err(werr)?;
@@ -645,13 +625,7 @@ fn generate(a: &GenerateArgs, files: &Checked, log: &mut dyn Write) -> Result<bo
     out.commit()?;
     // The output has one line per narrative, not per data line: blank data lines are named in
     // the summary rather than skipped without a word.
-    let blank: Vec<usize> = narratives::parse_records(&text, &a.data)
-        .iter()
-        .filter(|(_, r)| {
-            matches!(r, Err(figlang_tasks::TaskError::Record { message, .. }) if message == narratives::BLANK_LINE)
-        })
-        .map(|(line, _)| *line)
-        .collect();
+    let blank = Records::parse(&text, &a.data).blank_lines();
     writeln!(
         log,
         "{}",

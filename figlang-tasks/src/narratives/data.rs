@@ -178,6 +178,49 @@ pub fn parse_records(text: &str, path: &Path) -> Vec<(usize, TaskResult<Narrativ
         .collect()
 }
 
+/// The records of a narratives JSONL text, one per line ([`parse_records`]), with which lines
+/// are blank: a scorer answers every line, but a blank one takes no label of a labels file,
+/// which has one label per record.
+#[derive(Debug)]
+pub struct Records {
+    /// The 1-based number of each line.
+    pub lines: Vec<usize>,
+    /// Each line's item, or the error naming the file and line.
+    pub parsed: Vec<TaskResult<NarrativeItem>>,
+    /// Whether each line is blank (its error is [`BLANK_LINE`]).
+    pub blank: Vec<bool>,
+}
+
+impl Records {
+    /// Every line of `text` parsed ([`parse_records`]); `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Self {
+        let mut records = Records {
+            lines: Vec::new(),
+            parsed: Vec::new(),
+            blank: Vec::new(),
+        };
+        for (line, r) in parse_records(text, path) {
+            records.blank.push(matches!(
+                &r,
+                Err(TaskError::Record { message, .. }) if message == BLANK_LINE
+            ));
+            records.lines.push(line);
+            records.parsed.push(r);
+        }
+        records
+    }
+
+    /// The numbers of the blank lines.
+    pub fn blank_lines(&self) -> Vec<usize> {
+        self.lines
+            .iter()
+            .zip(&self.blank)
+            .filter(|(_, &blank)| blank)
+            .map(|(&line, _)| line)
+            .collect()
+    }
+}
+
 /// Every line with its 1-based number, blank ones included (a BOM is dropped, CRLF accepted).
 pub(crate) fn every_line(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.strip_prefix('\u{feff}')
@@ -316,5 +359,16 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    #[test]
+    fn records_say_which_lines_are_blank() {
+        let ok =
+            r#"{"narrative": "n", "option1": "a", "option2": "b", "correctanswer": "option2"}"#;
+        let records = Records::parse(&format!("{ok}\n\n{{bad\n{ok}\n"), Path::new("d.jsonl"));
+        assert_eq!(records.lines, vec![1, 2, 3, 4]);
+        assert_eq!(records.blank, vec![false, true, false, false]);
+        assert_eq!(records.blank_lines(), vec![2]);
+        assert!(records.parsed[2].is_err() && records.parsed[3].is_ok());
     }
 }

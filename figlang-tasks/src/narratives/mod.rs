@@ -14,7 +14,7 @@ pub use accuracy::{accuracy, compare, AccuracyReport, PairedComparison};
 pub use choice::{score_choices, ChoiceScores, PairOrder};
 pub use data::{
     parse_labels, parse_records, parse_split, read_labels, read_split, split_of, Choice,
-    LabelStatus, NarrativeItem, Split, BLANK_LINE,
+    LabelStatus, NarrativeItem, Records, Split, BLANK_LINE,
 };
 pub use eval_gen::{evaluate, gold_by_narrative, parse_predictions, GenEvalReport};
 pub use generation::{distinct_count, generate, PredictionRecord};
