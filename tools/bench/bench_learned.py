@@ -15,12 +15,13 @@ repository's MT5ForRegression, mT5-base-shaped, MetricX-24 with reference and so
 vocabularies are the test fixtures' small ones (texts become more tokens than with the real
 ones, the same on both sides); layer shapes are what costs the time. Weights are random: the
 benchmark measures throughput, and the sums of the scores of both sides are compared.
+The COMET checkpoints are built by the fixtures' builder, tools/gen/tiny_comet.py (encoder
+directory, checkpoint and hparams.yaml), at XLM-R base's shape and with this script's weights.
 
 Runs in the venv of tools/requirements-comet.txt, with the metricx repository on PYTHONPATH for
 `metricx` (see tools/gen/gen_metricx_fixtures.py).
 """
 
-import contextlib
 import json
 import os
 import random
@@ -42,6 +43,8 @@ except ImportError:
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "hauser-nli" / "tests" / "fixtures"
+# The COMET checkpoints are built as the fixtures' are (tools/gen/tiny_comet.py), at base shape.
+sys.path.insert(0, str(ROOT / "tools" / "gen"))
 WORDS = (
     "the a boy girl ran walked like as wind river fast slow quiet mouse house old night cold city "
     "never sleeps storm anger rose inside him her voice thundered through empty hall markets tumble "
@@ -53,17 +56,6 @@ WORDS = (
 def sentences(n, seed):
     rng = random.Random(seed)
     return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 30))).capitalize() + "." for _ in range(n)]
-
-
-@contextlib.contextmanager
-def inside(d):
-    d.mkdir(parents=True, exist_ok=True)
-    cwd = os.getcwd()
-    os.chdir(d)
-    try:
-        yield
-    finally:
-        os.chdir(cwd)
 
 
 def randomise(model, scale=0.05):
@@ -94,24 +86,12 @@ def prepare_bleurt(out):
                                                         "tokenizer_class": "BleurtSPTokenizer"}))
 
 
-def comet_encoder(d, xl):
-    from transformers import XLMRobertaConfig, XLMRobertaXLConfig
-
-    d.mkdir(parents=True, exist_ok=True)
-    for f in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copy(FIX / "xlm-roberta" / f, d / f)
-    cls = XLMRobertaXLConfig if xl else XLMRobertaConfig
-    cls(vocab_size=300, hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072,
-        max_position_embeddings=514, type_vocab_size=1, pad_token_id=1, bos_token_id=0, eos_token_id=2,
-        layer_norm_eps=1e-5).save_pretrained(d)
-
-
 def prepare_comet(out, name, xl):
-    import pytorch_lightning as ptl
-    import yaml
     from comet.models import UnifiedMetric, XCOMETMetric
 
-    comet_encoder(out / f"encoder-{name}", xl)
+    import tiny_comet
+
+    tiny_comet.write_encoder(out / f"encoder-{name}", xl, tiny_comet.BASE)
     hp = dict(encoder_model="XLM-RoBERTa-XL" if xl else "XLM-RoBERTa", pretrained_model=f"../encoder-{name}",
               hidden_sizes=[3072, 1024], activations="Tanh", final_activation=None, sent_layer="mix",
               layer_transformation="sparsemax", layer_norm=False, load_pretrained_weights=False)
@@ -119,19 +99,9 @@ def prepare_comet(out, name, xl):
         cls, hp = XCOMETMetric, dict(hp, word_layer=12, error_labels=["minor", "major", "critical"])
     else:
         cls, hp = UnifiedMetric, dict(hp, input_segments=["mt", "src"], word_level_training=False)
-    torch.manual_seed(2)
-    with inside(out / name):
-        model = cls(**hp)
+    model = tiny_comet.new_model(out / name, cls, hp, 2)
     randomise(model)
-    d = out / name
-    (d / "checkpoints").mkdir(parents=True, exist_ok=True)
-    hparams = {"class_identifier": "xcomet_metric" if xl else "unified_metric", **dict(model.hparams)}
-    for k in ("load_pretrained_weights", "local_files_only"):
-        hparams.pop(k, None)
-    (d / "hparams.yaml").write_text(yaml.dump(hparams))
-    torch.save({"epoch": 0, "global_step": 0, "pytorch-lightning_version": ptl.__version__,
-                "state_dict": model.state_dict(), "hparams_name": "kwargs",
-                "hyper_parameters": dict(model.hparams)}, d / "checkpoints" / "model.ckpt")
+    tiny_comet.save(out / name, model)
 
 
 def prepare_metricx(out):
@@ -204,11 +174,10 @@ def time_bleurt(out, data, batch, repeats):
 
 
 def time_comet(out, name, data, batch, repeats, with_ref):
-    from comet import load_from_checkpoint
+    import tiny_comet
 
     def load():
-        with inside(out / name):
-            return load_from_checkpoint("checkpoints/model.ckpt")
+        return tiny_comet.load(out / name)
 
     samples = [{"src": r["src"], "mt": r["mt"], **({"ref": r["ref"]} if with_ref else {})} for r in data]
 

@@ -17,6 +17,8 @@ Writes hauser-nli/tests/fixtures/comet/:
   reference.json            COMET's `model.predict` scores for every model on the inputs below,
                             with and without the source (COMET-w), and the token ids
 
+The builder (encoder, random weights, checkpoint writing) is tools/gen/tiny_comet.py's.
+
 The models differ in every choice on the scoring path, so a wrong one fails a test:
   estimator     regression_metric, layer mix, softmax, layer norm, avg pooling (wmt20-comet-da)
   regression    regression_metric, layer mix, sparsemax, no layer norm, avg pooling, a sigmoid
@@ -27,24 +29,15 @@ The models differ in every choice on the scoring path, so a wrong one fails a te
 Scalar-mix weights, gamma and every weight are random (fixed seeds). Tolerance: 1e-4 absolute.
 """
 
-import contextlib
 import json
-import os
 import shutil
-from pathlib import Path
 
-import comet
-import pytorch_lightning as ptl
-import torch
-import transformers
-import yaml
-from comet import load_from_checkpoint
 from comet.models import ReferencelessRegression, RegressionMetric
-from transformers import XLMRobertaConfig
 
-ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "hauser-nli" / "tests" / "fixtures" / "comet"
-TOKENIZER_FROM = ROOT / "hauser-nli" / "tests" / "fixtures" / "xlm-roberta"
+import tiny_comet
+from tiny_comet import FIXTURES
+
+OUT = FIXTURES / "comet"
 TOLERANCE = 1e-4
 
 SRC = [
@@ -83,37 +76,9 @@ MODELS = {
     "cls": dict(cls=RegressionMetric, layer=2, layer_transformation="softmax", layer_norm=False,
                 pool="cls", activations="Softplus", final_activation=None),
 }
-CLASS_ID = {RegressionMetric: "regression_metric", ReferencelessRegression: "referenceless_regression_metric"}
-
-
-def write_encoder():
-    d = OUT / "encoder"
-    d.mkdir(parents=True, exist_ok=True)
-    for f in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copy(TOKENIZER_FROM / f, d / f)
-    cfg = XLMRobertaConfig(
-        vocab_size=300, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
-        intermediate_size=37, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1,
-        bos_token_id=0, eos_token_id=2, layer_norm_eps=1e-5, hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    )
-    cfg.save_pretrained(d)
-
-
-@contextlib.contextmanager
-def inside(d):
-    """`pretrained_model` is relative to the model directory, as hauser resolves it."""
-    d.mkdir(parents=True, exist_ok=True)
-    cwd = os.getcwd()
-    os.chdir(d)
-    try:
-        yield
-    finally:
-        os.chdir(cwd)
 
 
 def build(name, spec, seed):
-    torch.manual_seed(seed)
     hp = dict(
         encoder_model="XLM-RoBERTa", pretrained_model="../encoder", pool=spec["pool"],
         layer=spec["layer"], layer_transformation=spec["layer_transformation"],
@@ -121,45 +86,15 @@ def build(name, spec, seed):
         final_activation=spec["final_activation"], dropout=0.1, nr_frozen_epochs=0.3,
         keep_embeddings_frozen=True, batch_size=4, load_pretrained_weights=False,
     )
-    with inside(OUT / name):
-        model = spec["cls"](**hp)
-    with torch.no_grad():
-        # Random weights everywhere on the path: the encoder's own init is small, so scale it
-        # up to keep layers distinguishable; the mix weights and gamma start at 0 and 1.
-        for n, p in model.named_parameters():
-            if n.startswith("encoder."):
-                if "LayerNorm" in n:
-                    p.copy_(1.0 + 0.2 * torch.randn_like(p) if n.endswith("weight") else 0.1 * torch.randn_like(p))
-                else:
-                    p.copy_(0.3 * torch.randn_like(p))
-            elif n.startswith("layerwise_attention.scalar_parameters"):
-                p.copy_(0.4 * torch.randn_like(p))
-            elif n == "layerwise_attention.gamma":
-                p.fill_(1.7)
-            elif n.startswith("estimator."):
-                p.copy_(0.5 * torch.randn_like(p))
+    model = tiny_comet.new_model(OUT / name, spec["cls"], hp, seed)
+    tiny_comet.randomise(model)
     model.eval()
-    d = OUT / name
-    (d / "checkpoints").mkdir(parents=True, exist_ok=True)
-    hparams = {"class_identifier": CLASS_ID[spec["cls"]], **{k: v for k, v in hp.items() if k != "load_pretrained_weights"}}
-    (d / "hparams.yaml").write_text(yaml.dump(hparams))
-    torch.save(
-        {
-            "epoch": 0,
-            "global_step": 0,
-            "pytorch-lightning_version": ptl.__version__,
-            "state_dict": model.state_dict(),
-            "hparams_name": "kwargs",
-            "hyper_parameters": dict(model.hparams),
-        },
-        d / "checkpoints" / "model.ckpt",
-    )
+    # hparams.yaml keeps the arguments given here, not every default of the class.
+    tiny_comet.save(OUT / name, model, hp)
 
 
 def predict(name, with_src):
-    with inside(OUT / name):
-        model = load_from_checkpoint("checkpoints/model.ckpt")
-    model.eval()
+    model = tiny_comet.load(OUT / name)
     data = []
     for s, m, r in zip(SRC, MT, REF):
         row = {"src": s if with_src else "", "mt": m}
@@ -175,16 +110,9 @@ def predict(name, with_src):
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
-    write_encoder()
+    tiny_comet.write_encoder(OUT / "encoder")
     ref = {
-        "meta": {
-            "generator": "tools/gen/gen_comet_fixtures.py",
-            "unbabel-comet": "2.2.7",
-            "transformers": transformers.__version__,
-            "torch": torch.__version__,
-            "pytorch-lightning": ptl.__version__,
-            "tolerance": TOLERANCE,
-        },
+        "meta": tiny_comet.meta("tools/gen/gen_comet_fixtures.py", TOLERANCE),
         "src": SRC,
         "mt": MT,
         "ref": REF,

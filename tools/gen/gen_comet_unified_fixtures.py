@@ -30,27 +30,20 @@ The models differ in every choice on the scoring path:
                 sparsemax_patch, word layer 3: with source and reference, and each alone
   xcomet-xl     xcomet_metric on the XLM-RoBERTa-XL encoder (XCOMET-XL/XXL's), sparsemax, word
                 layer 2
+The builder (encoders, random weights, checkpoint writing) is tools/gen/tiny_comet.py's.
 Tolerance: 1e-4 absolute on scores and confidences; span texts, offsets and severities exact.
 """
 
-import contextlib
 import json
-import os
 import shutil
-from pathlib import Path
 
-import comet
-import pytorch_lightning as ptl
 import torch
-import transformers
-import yaml
-from comet import load_from_checkpoint
 from comet.models import UnifiedMetric, XCOMETMetric
-from transformers import XLMRobertaConfig, XLMRobertaXLConfig, XLMRobertaXLModel
 
-ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "hauser-nli" / "tests" / "fixtures" / "comet-unified"
-TOKENIZER_FROM = ROOT / "hauser-nli" / "tests" / "fixtures" / "xlm-roberta"
+import tiny_comet
+from tiny_comet import FIXTURES
+
+OUT = FIXTURES / "comet-unified"
 TOLERANCE = 1e-4
 
 SRC = [
@@ -103,38 +96,12 @@ MODELS = {
                                      error_labels=["minor", "major", "critical"])),
 }
 XL_TEXTS = ["The boy ran like the wind across the field.", "Numbers like 42 appear."]
-CLASS_ID = {UnifiedMetric: "unified_metric", XCOMETMetric: "xcomet_metric"}
 MODES = {"src": ("src",), "ref": ("ref",), "src+ref": ("src", "ref")}
-
-
-def write_encoder():
-    d = OUT / "encoder"
-    d.mkdir(parents=True, exist_ok=True)
-    for f in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copy(TOKENIZER_FROM / f, d / f)
-    cfg = XLMRobertaConfig(
-        vocab_size=300, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
-        intermediate_size=37, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1,
-        bos_token_id=0, eos_token_id=2, layer_norm_eps=1e-5, hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    )
-    cfg.save_pretrained(d)
-    d = OUT / "encoder-xl"
-    d.mkdir(parents=True, exist_ok=True)
-    for f in ("tokenizer.json", "tokenizer_config.json"):
-        shutil.copy(TOKENIZER_FROM / f, d / f)
-    XLMRobertaXLConfig(
-        vocab_size=300, hidden_size=32, num_hidden_layers=3, num_attention_heads=4,
-        intermediate_size=37, max_position_embeddings=66, type_vocab_size=1, pad_token_id=1,
-        bos_token_id=0, eos_token_id=2, layer_norm_eps=1e-5, hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    ).save_pretrained(d)
 
 
 def xl_states(name):
     """The XL model's encoder saved as a standalone XLMRobertaXLModel, and its hidden states."""
-    with inside(OUT / name):
-        model = load_from_checkpoint("checkpoints/model.ckpt")
+    model = tiny_comet.load(OUT / name)
     enc = model.encoder.model.eval()
     d = OUT / "encoder-xl"
     enc.save_pretrained(d, safe_serialization=True)
@@ -152,59 +119,13 @@ def xl_states(name):
     return states
 
 
-@contextlib.contextmanager
-def inside(d):
-    """`pretrained_model` is relative to the model directory, as hauser resolves it."""
-    d.mkdir(parents=True, exist_ok=True)
-    cwd = os.getcwd()
-    os.chdir(d)
-    try:
-        yield
-    finally:
-        os.chdir(cwd)
-
-
 def build(name, cls, spec, seed):
-    torch.manual_seed(seed)
-    hp = dict(COMMON, **spec)
-    with inside(OUT / name):
-        model = cls(**hp)
-    with torch.no_grad():
-        for n, p in model.named_parameters():
-            if n.startswith("encoder."):
-                if "LayerNorm" in n:
-                    p.copy_(1.0 + 0.2 * torch.randn_like(p) if n.endswith("weight") else 0.1 * torch.randn_like(p))
-                else:
-                    p.copy_(0.3 * torch.randn_like(p))
-            elif n.startswith("layerwise_attention.scalar_parameters"):
-                p.copy_(0.4 * torch.randn_like(p))
-            elif n == "layerwise_attention.gamma":
-                p.fill_(1.7)
-            elif n.startswith("estimator."):
-                p.copy_(0.5 * torch.randn_like(p))
-            elif n.startswith("hidden2tag."):
-                # Wide enough logits that every label wins somewhere.
-                p.copy_(1.5 * torch.randn_like(p))
+    model = tiny_comet.new_model(OUT / name, cls, dict(COMMON, **spec), seed)
+    tiny_comet.randomise(model)
     model.eval()
     if hasattr(model, "hidden2tag"):
         center_tags(model)
-    d = OUT / name
-    (d / "checkpoints").mkdir(parents=True, exist_ok=True)
-    hparams = {"class_identifier": CLASS_ID[cls], **dict(model.hparams)}
-    hparams.pop("load_pretrained_weights", None)
-    hparams.pop("local_files_only", None)
-    (d / "hparams.yaml").write_text(yaml.dump(hparams))
-    torch.save(
-        {
-            "epoch": 0,
-            "global_step": 0,
-            "pytorch-lightning_version": ptl.__version__,
-            "state_dict": model.state_dict(),
-            "hparams_name": "kwargs",
-            "hyper_parameters": dict(model.hparams),
-        },
-        d / "checkpoints" / "model.ckpt",
-    )
+    tiny_comet.save(OUT / name, model)
 
 
 def center_tags(model):
@@ -220,9 +141,7 @@ def center_tags(model):
 
 
 def predict(name, mode):
-    with inside(OUT / name):
-        model = load_from_checkpoint("checkpoints/model.ckpt")
-    model.eval()
+    model = tiny_comet.load(OUT / name)
     data = []
     for s, m, r in zip(SRC, MT, REF):
         row = {"mt": m}
@@ -246,16 +165,10 @@ def predict(name, mode):
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
-    write_encoder()
+    tiny_comet.write_encoder(OUT / "encoder")
+    tiny_comet.write_encoder(OUT / "encoder-xl", xl=True)
     ref = {
-        "meta": {
-            "generator": "tools/gen/gen_comet_unified_fixtures.py",
-            "unbabel-comet": "2.2.7",
-            "transformers": transformers.__version__,
-            "torch": torch.__version__,
-            "pytorch-lightning": ptl.__version__,
-            "tolerance": TOLERANCE,
-        },
+        "meta": tiny_comet.meta("tools/gen/gen_comet_unified_fixtures.py", TOLERANCE),
         "src": SRC,
         "mt": MT,
         "ref": REF,

@@ -15,22 +15,19 @@ the reference-free `qe` model and the unified `kiwi` model (CometKiwi's class), 
 
 Writes hauser-cli/tests/fixtures/rerank/comet.json. Tolerance: 1e-4 absolute on scores; the
 chosen candidates and orders exact.
+Checkpoints load through tools/gen/tiny_comet.py, the builder of those models.
 """
 
-import contextlib
 import json
-import os
-from pathlib import Path
 
 import comet
 import numpy as np
 import torch
 import transformers
-from comet import load_from_checkpoint
 from comet.cli.mbr import build_embeddings, mbr_decoding
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "hauser-nli" / "tests" / "fixtures"
+from tiny_comet import FIXTURES, ROOT, load
+
 OUT = ROOT / "hauser-cli" / "tests" / "fixtures" / "rerank" / "comet.json"
 
 # Candidates of each source (comet-mbr needs the same number per source, so groups of one size
@@ -51,24 +48,6 @@ GROUPS = [
     ("The city never sleeps.",
      ["The city is always awake.", "The city never rests.", "Nobody sleeps in the city."]),
 ]
-
-
-@contextlib.contextmanager
-def inside(d):
-    """`pretrained_model` is relative to the model directory, as hauser resolves it."""
-    cwd = os.getcwd()
-    os.chdir(d)
-    try:
-        yield
-    finally:
-        os.chdir(cwd)
-
-
-def load(path):
-    with inside(path):
-        model = load_from_checkpoint("checkpoints/model.ckpt")
-    model.eval()
-    return model
 
 
 def mbr(model):
