@@ -75,7 +75,9 @@ impl Batching {
         &self,
         lengths: &[usize],
         model: &str,
-        run: impl Fn(&[usize]) -> std::result::Result<Vec<T>, crate::packed::PackedError> + Sync + Send,
+        run: impl Fn(&[usize]) -> std::result::Result<Vec<T>, crate::cpu_kernels::PackedError>
+            + Sync
+            + Send,
     ) -> crate::error::Result<Vec<T>> {
         use rayon::prelude::*;
         let results: Vec<_> = self

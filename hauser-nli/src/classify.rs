@@ -2,11 +2,11 @@
 
 use candle_core::Tensor;
 
-use crate::arch::head::ClassifierHead;
 use crate::batch::scatter;
+use crate::classifier_head::ClassifierHead;
+use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
-use crate::packed::all_finite;
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 
@@ -24,7 +24,7 @@ pub struct Predictions {
 /// A sequence (or sequence-pair) classifier, e.g. an MNLI or SST-2 model.
 pub struct SequenceClassifier {
     model: TransformerModel,
-    /// The architecture's head (`arch::*::head`).
+    /// The architecture's head (`models::*::head`).
     head: Box<dyn ClassifierHead>,
     labels: Vec<String>,
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use candle_nn::VarBuilder;
 use serde::Deserialize;
 
-use crate::arch::ops::ACTIVATIONS;
+use crate::candle_ops::ACTIVATIONS;
 use crate::error::{NliError, Result};
 
 /// The largest size a config field may hold (2^31 - 1, i.e. `i32::MAX`, as tensor dimensions

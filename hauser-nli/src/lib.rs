@@ -98,31 +98,34 @@
 //! ```
 #![deny(missing_docs)]
 
-mod arch;
 mod batch;
+mod candle_ops;
+mod checkpoint_spec;
 mod choice;
+mod classifier_head;
 mod classify;
 mod comet;
 mod config;
+mod cpu_kernels;
 mod device;
 mod embed;
-mod engines;
 mod error;
 mod generate;
+mod layer_rows;
 mod lm;
+mod metricx;
 mod mlm;
+mod mlm_head;
 mod model;
-mod packed;
-mod rows;
+mod models;
+mod packed_or_candle;
 mod scorers;
 mod source;
 mod spm;
-mod t5;
 mod tokenize;
 mod vocab;
 mod weights;
 
-pub use arch::ENCODER_ARCHITECTURES;
 pub use batch::Batching;
 pub use choice::MultipleChoice;
 pub use classify::{Predictions, SequenceClassifier};
@@ -136,15 +139,17 @@ pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};
 pub use generate::{banned_tokens, top_k_probabilities, Decoding, GenerateConfig, Generation};
 pub use lm::{CausalLm, TokenLogProbs};
-pub use mlm::{Filler, MaskedLm};
-pub use model::{LoadOptions, TransformerModel};
-pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
-pub use source::ModelSource;
-pub use t5::{
-    default_tokenizer as metricx_default_tokenizer, FeedForward, MetricxInput, MetricxModel,
-    MetricxPrediction, MetricxVersion, T5Config, DEFAULT_TOKENIZER as METRICX_DEFAULT_TOKENIZER,
+pub use metricx::{
+    default_tokenizer as metricx_default_tokenizer, MetricxInput, MetricxModel, MetricxPrediction,
+    MetricxVersion, DEFAULT_TOKENIZER as METRICX_DEFAULT_TOKENIZER,
     SCORE_RANGE as METRICX_SCORE_RANGE, SCORE_TOKEN as METRICX_SCORE_TOKEN,
 };
+pub use mlm::{Filler, MaskedLm};
+pub use model::{LoadOptions, TransformerModel};
+pub use models::t5::{FeedForward, T5Config};
+pub use models::ENCODER_ARCHITECTURES;
+pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
+pub use source::ModelSource;
 pub use tokenize::{tokenizer_class, Encoded, TextEncoder, T5_MODEL_TYPES, XLMR_MODEL_TYPES};
 
 /// Crate version, used in signatures.

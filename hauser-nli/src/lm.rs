@@ -1,17 +1,18 @@
 //! GPT-2 as a causal LM: token log-probabilities, sequence and conditional log-likelihood,
 //! perplexity. The architecture itself (weights, candle's forward pass, packing) is in
-//! `arch::gpt2`.
+//! `models::gpt2`.
 
 use std::path::PathBuf;
 
-use crate::arch::gpt2::{self, Gpt2Config, Modules};
-use crate::arch::CAUSAL_ARCHITECTURES;
 use crate::batch::{scatter, Batching};
 use crate::config::ModelConfig;
-use crate::engines::{Engines, WeightsHandle};
+use crate::cpu_kernels::{all_finite, PackedError};
 use crate::error::{infer_err, NliError, Result};
 use crate::model::LoadOptions;
-use crate::packed::{all_finite, PackedCausalLm, PackedError};
+use crate::models::gpt2::packed::PackedCausalLm;
+use crate::models::gpt2::{self, Gpt2Config, Modules};
+use crate::models::CAUSAL_ARCHITECTURES;
+use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 use crate::weights::{narrowed, open_tracked, WeightsAt, BUFFERS};

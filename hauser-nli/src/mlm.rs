@@ -3,11 +3,11 @@
 
 use candle_core::Tensor;
 
-use crate::arch::mlm::MlmHead;
 use crate::classify::softmax;
+use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
+use crate::mlm_head::MlmHead;
 use crate::model::{LoadOptions, TransformerModel};
-use crate::packed::all_finite;
 use crate::source::ModelSource;
 use crate::tokenize::special_token;
 

@@ -5,13 +5,13 @@ use std::path::PathBuf;
 use candle_core::{Device, Tensor};
 use candle_nn::VarBuilder;
 
-use crate::arch::{Arch, Backbone, ENCODER_ARCHITECTURES};
 use crate::batch::Batching;
 use crate::config::ModelConfig;
 use crate::device::{DeviceSpec, Precision};
-use crate::engines::{Engines, WeightsHandle};
 use crate::error::{infer_err, NliError, Result};
-use crate::packed::PackedEncoder;
+use crate::models::bert::packed::PackedEncoder;
+use crate::models::{Arch, Backbone, ENCODER_ARCHITECTURES};
+use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
 use crate::weights::{narrowed, open_tracked, KnownUnused, Ledger, WeightsAt, BUFFERS};

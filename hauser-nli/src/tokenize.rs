@@ -10,9 +10,9 @@ use tokenizers::processors::bert::BertProcessing;
 use tokenizers::processors::roberta::RobertaProcessing;
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
-use crate::arch::spec::BpeSpecials;
-use crate::arch::Kind;
+use crate::checkpoint_spec::BpeSpecials;
 use crate::error::{NliError, Result};
+use crate::models::Kind;
 use crate::source::ModelSource;
 
 /// One tokenized input: ids, segment ids, and whether it was truncated.

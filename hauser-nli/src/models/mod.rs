@@ -1,5 +1,5 @@
 //! What the crate knows of each architecture, one module each: which `model_type`s and
-//! checkpoint prefixes it covers and its tokenizer defaults ([`spec::Spec`]), its config
+//! checkpoint prefixes it covers and its tokenizer defaults ([`Spec`]), its config
 //! settings, weight names, candle modules and whether and how it is packed for the CPU kernels.
 //! [`Kind`] finds an architecture from `model_type`; [`Arch`] is a loaded encoder's parsed
 //! settings and dispatches to its module. Nothing outside this module matches on `model_type`.
@@ -10,23 +10,21 @@ pub(crate) mod deberta_v1;
 pub(crate) mod deberta_v2;
 pub(crate) mod distilbert;
 pub(crate) mod gpt2;
-pub(crate) mod head;
-pub(crate) mod mlm;
-pub(crate) mod ops;
-pub(crate) mod spec;
+pub(crate) mod t5;
 pub(crate) mod xlmr_xl;
 
 use candle_nn::VarBuilder;
 use candle_transformers::models::debertav2;
 
+use crate::checkpoint_spec::Spec;
+use crate::classifier_head::ClassifierHead;
 use crate::config::{ModelConfig, MAX_CONFIG_SIZE};
-use crate::packed::PackedEncoder;
+use crate::mlm_head as mlm;
 use albert::AlbertSettings;
+use bert::packed::PackedEncoder;
 use bert::{BertEncoder, Layout};
 use deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use deberta_v2::DebertaEncoder;
-use head::ClassifierHead;
-use spec::Spec;
 
 /// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
 /// test keeps the two in step).

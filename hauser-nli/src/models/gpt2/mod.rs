@@ -1,17 +1,19 @@
 //! GPT-2 (pre-LayerNorm blocks, causal attention, LM head tied to the token embeddings): its
 //! settings, its weight names (listed once, in [`load_block`] and [`load_top`]), candle's
-//! padded forward pass and the packed copy made from the same modules. candle-transformers has
-//! no GPT-2 (only GPT-BigCode), so the model is here.
+//! padded forward pass and the packed copy made from the same modules (its forward pass in
+//! `packed`). candle-transformers has no GPT-2 (only GPT-BigCode), so the model is here.
 
 use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{embedding, layer_norm, Activation, Embedding, LayerNorm, Linear, VarBuilder};
 
-use super::ops::{activation, additive_mask};
-use super::spec::{BpeSpecials, Spec};
+use crate::candle_ops::{activation, additive_mask};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::config::{check_layers, ModelConfig};
-use crate::packed::{
-    linear_parts, norm_parts, packed_act, split_counts, values, PackedCausalLm, PackedLayer,
-};
+use crate::cpu_kernels::{linear_parts, norm_parts, packed_act, values, PackedLayer};
+
+pub(crate) mod packed;
+
+use packed::{split_counts, PackedCausalLm};
 
 /// GPT-2 checkpoints: `GPT2LMHeadModel` keeps the model under `transformer.`, `GPT2Model` bare.
 pub(crate) const SPEC: Spec = Spec {

@@ -1,12 +1,11 @@
 //! GPT-2 (pre-LayerNorm blocks, causal attention, tied LM head) in plain f32 buffers: token
 //! log-probabilities of unpadded sequences laid end to end, as the encoder path does.
 
-use super::block::{pre_norm_block, BiasOrder, BlockShape};
-use super::gemm::{matmul, GemmError, View};
-use super::layer::PackedLayer;
-use super::math::{layer_norm, log_sum_exp_rows, Act};
-use super::scratch::{with_scratch, Buffers};
-use super::{check_finite, PackedError};
+use crate::cpu_kernels::block::{pre_norm_block, BiasOrder, BlockShape};
+use crate::cpu_kernels::gemm::{matmul, GemmError, View};
+use crate::cpu_kernels::math::{layer_norm, log_sum_exp_rows, Act};
+use crate::cpu_kernels::scratch::{with_scratch, Buffers};
+use crate::cpu_kernels::{check_finite, PackedError, PackedLayer};
 
 /// A GPT-2 language model in the packed layout.
 #[derive(Debug, Clone)]

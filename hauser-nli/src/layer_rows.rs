@@ -4,9 +4,10 @@
 use candle_core::Tensor;
 
 use crate::batch::scatter;
+use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::TransformerModel;
-use crate::packed::{all_finite, SeqRef};
+use crate::models::bert::packed::SeqRef;
 use crate::tokenize::Encoded;
 
 /// What [`TransformerModel::fold_layers`] calls per input and layer: `(layer, rows, acc)`.

@@ -1,27 +1,20 @@
 //! Copying a BERT-layout encoder's candle modules (post- or pre-LayerNorm) into the packed
-//! layout.
+//! layout ([`PackedEncoder`]).
 
-use candle_core::{DType, Result, Tensor};
+use candle_core::{Result, Tensor};
 use candle_nn::{Activation, Embedding, LayerNorm, Linear};
 
-use super::encoder::{Norm, PackedEncoder, Placement};
-use super::layer::PackedLayer;
-use super::math::Act;
-
-/// One layer's modules by role (BERT's naming; `arch::bert::LayerNames` maps other
-/// checkpoints' names, DistilBERT's and XLM-RoBERTa XL's, onto these roles). In a
-/// pre-LayerNorm layer `attn_norm` is the norm before attention and `out_norm` the one before
-/// the feed-forward block.
-pub(crate) struct LayerModules<'a> {
-    pub query: &'a Linear,
-    pub key: &'a Linear,
-    pub value: &'a Linear,
-    pub attn_out: &'a Linear,
-    pub attn_norm: &'a LayerNorm,
-    pub intermediate: &'a Linear,
-    pub output: &'a Linear,
-    pub out_norm: &'a LayerNorm,
-}
+use super::encoder::{
+    last_norm, layer_plan, load_embeddings, load_layer_at, projection, LayerModules,
+};
+use super::packed::{Norm, PackedEncoder, Placement};
+use super::Layout;
+use crate::candle_ops::activation;
+use crate::config::ModelConfig;
+use crate::cpu_kernels::{
+    bias, input_major, linear_parts, norm_parts, packed_act, values, PackedLayer,
+};
+use candle_nn::VarBuilder;
 
 /// An encoder's embedding modules and the settings every layer shares; the layers themselves
 /// are loaded and packed one at a time (see [`pack`]).
@@ -38,61 +31,6 @@ pub(crate) struct EncoderModules {
     pub position_offset: usize,
     /// The projection of factorised embeddings to the hidden size (ALBERT).
     pub projection: Option<Linear>,
-}
-
-/// A tensor's values as one f32 buffer.
-pub(crate) fn values(t: &Tensor) -> Result<Vec<f32>> {
-    t.to_dtype(DType::F32)?.flatten_all()?.to_vec1()
-}
-
-/// A linear layer's weight as `[in, out]` (PyTorch stores `[out, in]`).
-fn input_major(l: &Linear) -> Result<Tensor> {
-    l.weight().t()?.contiguous()
-}
-
-/// Linear layers' weights input-major and side by side (`[in, sum of outs]`): projections
-/// the kernels run as one product.
-pub(crate) fn input_major_values(ls: &[&Linear]) -> Result<Vec<f32>> {
-    let parts = ls
-        .iter()
-        .map(|l| input_major(l))
-        .collect::<Result<Vec<_>>>()?;
-    values(&Tensor::cat(&parts, 1)?)
-}
-
-/// A linear layer as the packed kernels hold it: the weight input-major (`[in, out]`) and
-/// the bias (zeros when it has none).
-pub(crate) fn linear_parts(l: &Linear) -> Result<(Vec<f32>, Vec<f32>)> {
-    Ok((values(&input_major(l)?)?, bias(l)?))
-}
-
-fn bias(l: &Linear) -> Result<Vec<f32>> {
-    match l.bias() {
-        Some(b) => values(b),
-        None => Ok(vec![0.0; l.weight().dim(0)?]),
-    }
-}
-
-/// A layer norm's scale, shift (zeros when it has none) and epsilon.
-pub(crate) fn norm_parts(n: &LayerNorm) -> Result<(Vec<f32>, Vec<f32>, f32)> {
-    let g = values(n.weight())?;
-    let b = match n.bias() {
-        Some(b) => values(b)?,
-        None => vec![0.0; g.len()],
-    };
-    Ok((g, b, n.eps() as f32))
-}
-
-/// The packed kernels' version of a candle activation, if they have it (GELU, tanh-GELU,
-/// ReLU, SiLU).
-pub(crate) fn packed_act(act: Activation) -> Option<Act> {
-    match act {
-        Activation::Gelu => Some(Act::Gelu),
-        Activation::NewGelu | Activation::GeluPytorchTanh => Some(Act::GeluTanh),
-        Activation::Relu => Some(Act::Relu),
-        Activation::Silu => Some(Act::Silu),
-        _ => None,
-    }
 }
 
 /// One layer in the packed layout with its LayerNorm epsilon, or `None` when its two norms
@@ -214,4 +152,30 @@ pub(crate) fn pack(
         layers,
         position_offset,
     }))
+}
+
+/// The packed CPU copy of the encoder in `vb`, loaded layer by layer so that candle's tensors
+/// for at most one layer exist beside it; `None` when the packed path cannot run this
+/// configuration (see [`pack`]).
+pub(crate) fn pack_encoder(
+    vb: &VarBuilder<'_>,
+    cfg: &ModelConfig,
+    lay: &Layout,
+) -> Result<Option<PackedEncoder>> {
+    let (paths, steps) = layer_plan(vb, cfg, lay)?;
+    let emb = load_embeddings(vb, cfg, lay)?;
+    let modules = EncoderModules {
+        word: emb.word,
+        position: emb.position,
+        token_type: emb.token_type,
+        norm: emb.norm,
+        last_norm: last_norm(vb, cfg, lay)?,
+        heads: cfg.num_attention_heads,
+        act: activation(cfg.hidden_act.as_deref()),
+        position_offset: lay.position_offset,
+        projection: projection(vb, cfg, lay)?,
+    };
+    pack(modules, paths.len(), steps, |i| {
+        pack_layer(&load_layer_at(vb.pp(&paths[i]), cfg, lay)?.modules())
+    })
 }

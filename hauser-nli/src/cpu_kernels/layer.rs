@@ -1,6 +1,6 @@
 //! One transformer layer's weights as the packed kernels read them: the BERT-layout encoder
-//! (`encoder`), the pre-LayerNorm block (`block`) and GPT-2 (`causal`) share it, so it sits
-//! below all three.
+//! (`models::bert::packed`), the pre-LayerNorm block (`block`) and GPT-2
+//! (`models::gpt2::packed`) share it, so it sits with the shared kernels, below all three.
 
 /// One transformer layer's weights, projections stored input-major (`[in, out]`).
 #[derive(Debug, Clone)]

@@ -11,8 +11,8 @@ use candle_core::{Module, Result, Tensor};
 use candle_nn::{linear, Linear, VarBuilder};
 
 use super::bert::{LayerNames, Layout, Norms};
-use super::head::ClassifierHead;
-use super::spec::{BpeSpecials, Spec};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
+use crate::classifier_head::ClassifierHead;
 use crate::config::ModelConfig;
 
 /// DistilBERT checkpoints (`DistilBertModel`, or a task model's `distilbert.` prefix).

@@ -13,7 +13,7 @@ use candle_nn::VarBuilder;
 use serde::Deserialize;
 
 use super::bert::{tanh_head, Factorised, Groups, LayerNames, Layout, Norms, TanhHead};
-use super::spec::{BpeSpecials, Spec};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 
 /// ALBERT checkpoints (`AlbertModel`, or a task model's `albert.` prefix). ALBERT's

@@ -1,6 +1,9 @@
-//! The packed CPU kernels: f32 inference for BERT-layout encoders (post- and pre-LayerNorm),
-//! GPT-2 and T5's encoder with one decoder step (MetricX) on unpadded sequences laid end to
-//! end.
+//! The packed CPU kernels the architectures share: matrix products (`gemm`), attention over
+//! unpadded sequences, vectorised math (GELU, softmax, norms), per-thread scratch buffers, the
+//! transformer layer's weights and the pre-LayerNorm block, and the copy of candle modules
+//! into plain buffers. Each architecture's packed model (BERT-layout encoders in
+//! `models::bert`, GPT-2 in `models::gpt2`, T5 in `models::t5`) is built on them; it runs f32
+//! inference on unpadded sequences laid end to end.
 //!
 //! candle's CPU path pads every batch, runs each operation as a separate pass over freshly
 //! allocated tensors and evaluates the exact GELU with scalar libm calls; on the MiniLM
@@ -11,26 +14,17 @@
 //! the number of threads. It is used for f32 inference on the CPU; candle's path remains the
 //! reference for other devices and precisions, and the tests compare the two.
 
-mod attention;
-mod block;
-mod causal;
-mod encoder;
-mod gemm;
+pub(crate) mod attention;
+pub(crate) mod block;
+pub(crate) mod gemm;
 mod layer;
-mod math;
+pub(crate) mod math;
 mod pack;
-mod scratch;
-mod t5;
+pub(crate) mod scratch;
 
-pub(crate) use causal::{split_counts, PackedCausalLm};
-pub(crate) use encoder::{PackedEncoder, SeqRef};
 pub(crate) use layer::PackedLayer;
 pub(crate) use pack::{
-    input_major_values, linear_parts, norm_parts, pack, pack_layer, packed_act, values,
-    EncoderModules, LayerModules,
-};
-pub(crate) use t5::{
-    PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer, T5FeedForward, T5SelfAttention,
+    bias, input_major, input_major_values, linear_parts, norm_parts, packed_act, values,
 };
 
 /// Why a packed forward pass failed.

@@ -9,11 +9,12 @@
 //! single start position, its cross-attention each sequence's own encoder rows. Only the LM
 //! head rows asked for are kept (MetricX reads one logit of 250,112).
 
-use super::attention::attention_with;
-use super::gemm::{matmul, GemmError, View};
-use super::math::{activate, gated_gelu, rms_norm_into, softmax_rows, Act};
-use super::scratch::{with_scratch, Buffers};
-use super::PackedError;
+use super::config::relative_position_bucket;
+use crate::cpu_kernels::attention::attention_with;
+use crate::cpu_kernels::gemm::{matmul, GemmError, View};
+use crate::cpu_kernels::math::{activate, gated_gelu, rms_norm_into, softmax_rows, Act};
+use crate::cpu_kernels::scratch::{with_scratch, Buffers};
+use crate::cpu_kernels::PackedError;
 
 /// A self-attention block: its RMS norm's scale, the query, key and value projections side
 /// by side (`[d_model, 3 * inner]`, input-major) and the output projection
@@ -163,8 +164,7 @@ impl PackedT5 {
             return table;
         }
         for (k, rel) in (-(longest as i64 - 1)..longest as i64).enumerate() {
-            let bucket =
-                crate::t5::relative_position_bucket(rel, true, self.num_buckets, self.max_distance);
+            let bucket = relative_position_bucket(rel, true, self.num_buckets, self.max_distance);
             for h in 0..self.heads {
                 table[h * span + k] = self.position_bias[bucket * self.heads + h];
             }

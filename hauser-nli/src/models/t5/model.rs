@@ -9,11 +9,11 @@ use candle_core::{DType, Device, Module, Tensor, D};
 use candle_nn::{Embedding, Linear, VarBuilder};
 
 use super::config::{relative_position_bucket, FeedForward, T5Config};
-use crate::config::check_layers;
-use crate::packed::{
-    input_major_values, values, PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer,
-    T5FeedForward, T5SelfAttention,
+use super::packed::{
+    PackedT5, T5CrossAttention, T5DecoderLayer, T5EncoderLayer, T5FeedForward, T5SelfAttention,
 };
+use crate::config::check_layers;
+use crate::cpu_kernels::{input_major_values, values};
 
 type CResult<T> = candle_core::Result<T>;
 

@@ -5,7 +5,7 @@
 //! `XLMRobertaXLEncoder` reports its hidden states.
 
 use super::bert::{LayerNames, Layout, Norms};
-use super::spec::{BpeSpecials, Spec};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 
 /// The XL family. The packed kernels run its pre-LayerNorm layers (`Placement::Pre`).

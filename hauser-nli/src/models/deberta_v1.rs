@@ -14,9 +14,9 @@ use candle_nn::{
 };
 use serde::Deserialize;
 
-use super::head::ClassifierHead;
-use super::ops::{activation, additive_mask};
-use super::spec::{BpeSpecials, Spec};
+use crate::candle_ops::{activation, additive_mask};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
+use crate::classifier_head::ClassifierHead;
 use crate::config::{check_layers, ModelConfig};
 
 /// DeBERTa v1 checkpoints (`DebertaModel`, or a task model's `deberta.` prefix).

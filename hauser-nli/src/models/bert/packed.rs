@@ -7,13 +7,12 @@
 //! equals the padded computation with an attention mask (masked keys have zero weight), up to
 //! float rounding.
 
-use super::attention::attention;
-use super::block::{pre_norm_block, BiasOrder, BlockShape};
-use super::gemm::{matmul, GemmError, View};
-use super::layer::PackedLayer;
-use super::math::{add_layer_norm, bias_activate, layer_norm, Act};
-use super::scratch::{fill_rows, with_scratch, Buffers};
-use super::{check_finite, PackedError};
+use crate::cpu_kernels::attention::attention;
+use crate::cpu_kernels::block::{pre_norm_block, BiasOrder, BlockShape};
+use crate::cpu_kernels::gemm::{matmul, GemmError, View};
+use crate::cpu_kernels::math::{add_layer_norm, bias_activate, layer_norm, Act};
+use crate::cpu_kernels::scratch::{fill_rows, with_scratch, Buffers};
+use crate::cpu_kernels::{check_finite, PackedError, PackedLayer};
 
 /// A layer norm's scale, shift and epsilon.
 #[derive(Debug, Clone)]
@@ -23,7 +22,7 @@ pub(crate) struct Norm {
     pub eps: f32,
 }
 
-/// Where an encoder's layer norms sit (as `arch::bert::Norms`).
+/// Where an encoder's layer norms sit (as [`super::Norms`]).
 #[derive(Debug, Clone)]
 pub(crate) enum Placement {
     /// BERT's: `emb` after the embeddings, each layer's two norms after its residual sums

@@ -5,14 +5,14 @@
 
 use candle_core::Device;
 
-use super::config::T5Config;
-use super::model::T5Model;
 use crate::batch::Batching;
 use crate::device::Precision;
-use crate::engines::{Engines, WeightsHandle};
 use crate::error::{NliError, Result};
 use crate::model::LoadOptions;
-use crate::packed::PackedT5;
+use crate::models::t5::model::T5Model;
+use crate::models::t5::packed::PackedT5;
+use crate::models::t5::T5Config;
+use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
 use crate::weights::{open_tracked, WeightsAt};

@@ -9,7 +9,7 @@
 use candle_core::{Module, Result, Tensor};
 use candle_nn::{layer_norm, linear, Activation, LayerNorm, Linear, VarBuilder};
 
-use super::ops::activation;
+use crate::candle_ops::activation;
 use crate::config::ModelConfig;
 
 /// Where an architecture keeps its masked-LM head.

@@ -16,8 +16,8 @@ use candle_transformers::models::debertav2::{
     DebertaV2Intermediate, DebertaV2Output, DebertaV2SelfOutput,
 };
 
-use super::head::ClassifierHead;
-use super::spec::{BpeSpecials, Spec};
+use crate::checkpoint_spec::{BpeSpecials, Spec};
+use crate::classifier_head::ClassifierHead;
 use crate::config::check_layers;
 
 /// DeBERTa-v2/v3 checkpoints (`DebertaV2Model`, or a task model's `deberta.` prefix).
