@@ -15,7 +15,8 @@ pub(crate) enum BpeSpecials {
     Roberta,
 }
 
-/// What identifies an architecture's checkpoints and how its tokenizer and kernels default.
+/// What identifies an architecture's checkpoints and how its tokenizer defaults (what the crate
+/// builds on the architecture is in its entry of `models::ARCHITECTURES`).
 #[derive(Debug)]
 pub(crate) struct Spec {
     /// The `model_type` values of `config.json` it covers.
@@ -27,8 +28,6 @@ pub(crate) struct Spec {
     pub probe: &'static str,
     /// Special tokens of a `vocab.json` + `merges.txt` tokenizer.
     pub bpe_specials: BpeSpecials,
-    /// Whether f32 CPU inference has packed kernels (some settings may still fall back).
-    pub packed: bool,
 }
 
 impl Spec {

@@ -1,6 +1,7 @@
 //! The masked-LM heads of transformers' `BertForMaskedLM`, `RobertaForMaskedLM` and
 //! `AlbertForMaskedLM`: one computation (dense, activation, layer norm, decoder onto the
-//! vocabulary plus a bias) under three sets of names.
+//! vocabulary plus a bias) under three sets of names ([`MlmNames`], declared by the `bert`
+//! and `albert` modules of `models`).
 //!
 //! The decoder's weight is tied to the word embeddings in all three, and transformers 5 saves
 //! it only when untied, so it is read from the decoder when the checkpoint has it and from the
@@ -12,45 +13,17 @@ use candle_nn::{layer_norm, linear, Activation, LayerNorm, Linear, VarBuilder};
 use crate::candle_ops::activation;
 use crate::config::ModelConfig;
 
-/// Where an architecture keeps its masked-LM head.
+/// Where an architecture keeps its masked-LM head (each architecture module declares its own).
 #[derive(Debug)]
 pub(crate) struct MlmNames {
-    dense: &'static str,
-    norm: &'static str,
-    bias: &'static str,
-    decoder: &'static str,
+    pub dense: &'static str,
+    pub norm: &'static str,
+    pub bias: &'static str,
+    pub decoder: &'static str,
     /// RoBERTa's head applies exact GELU whatever `hidden_act` says; BERT's and ALBERT's
     /// apply `hidden_act`.
-    exact_gelu: bool,
+    pub exact_gelu: bool,
 }
-
-/// `BertForMaskedLM`'s `cls.predictions`.
-pub(crate) const BERT: MlmNames = MlmNames {
-    dense: "cls.predictions.transform.dense",
-    norm: "cls.predictions.transform.LayerNorm",
-    bias: "cls.predictions.bias",
-    decoder: "cls.predictions.decoder",
-    exact_gelu: false,
-};
-
-/// `RobertaForMaskedLM`'s `lm_head`.
-pub(crate) const ROBERTA: MlmNames = MlmNames {
-    dense: "lm_head.dense",
-    norm: "lm_head.layer_norm",
-    bias: "lm_head.bias",
-    decoder: "lm_head.decoder",
-    exact_gelu: true,
-};
-
-/// `AlbertForMaskedLM`'s `predictions` (its dense layer maps the hidden size down to the
-/// embedding width).
-pub(crate) const ALBERT: MlmNames = MlmNames {
-    dense: "predictions.dense",
-    norm: "predictions.LayerNorm",
-    bias: "predictions.bias",
-    decoder: "predictions.decoder",
-    exact_gelu: false,
-};
 
 /// A loaded masked-LM head: vocabulary logits from final hidden states.
 pub(crate) struct MlmHead {

@@ -275,15 +275,10 @@ impl TransformerModel {
         let ids = t(ids).map_err(&e)?;
         let types = t(types).map_err(&e)?;
         let mask = t(mask).map_err(&e)?;
-        let states = match backbone {
-            Backbone::Bert(m) => {
-                let pos = t(pos).map_err(&e)?;
-                m.forward(&ids, &types, &pos, &mask).map_err(&e)?
-            }
-            Backbone::DebertaV2(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
-            Backbone::DebertaV1(m) => m.forward(&ids, &types, &mask).map_err(&e)?,
-        };
-        Ok(states)
+        let pos = t(pos).map_err(&e)?;
+        backbone
+            .hidden_states(&ids, &types, &pos, &mask)
+            .map_err(&e)
     }
 
     /// Tokenizes inputs (sentences or pairs); returns encodings and how many were truncated.

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use super::bert::{tanh_head, Factorised, Groups, LayerNames, Layout, Norms, TanhHead};
 use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
+use crate::mlm_head::MlmNames;
 
 /// ALBERT checkpoints (`AlbertModel`, or a task model's `albert.` prefix). ALBERT's
 /// tokenizer is SentencePiece; a checkpoint needs its `tokenizer.json` (the hub's ALBERT
@@ -24,7 +25,6 @@ pub(crate) const SPEC: Spec = Spec {
     prefixes: &["albert"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
-    packed: true,
 };
 
 /// ALBERT's weight names for BERT's roles, relative to a group's layer
@@ -39,6 +39,16 @@ pub(crate) const NAMES: LayerNames = LayerNames {
     intermediate: "ffn",
     output: "ffn_output",
     out_norm: "full_layer_layer_norm",
+};
+
+/// `AlbertForMaskedLM`'s `predictions` (its dense layer maps the hidden size down to the
+/// embedding width).
+pub(crate) const MLM: MlmNames = MlmNames {
+    dense: "predictions.dense",
+    norm: "predictions.LayerNorm",
+    bias: "predictions.bias",
+    decoder: "predictions.decoder",
+    exact_gelu: false,
 };
 
 /// The settings only ALBERT has, with transformers' `AlbertConfig` defaults.

@@ -26,7 +26,6 @@ pub(crate) const SPEC: Spec = Spec {
     probe: "embeddings.word_embeddings.weight",
     // GPT-2's byte-level BPE with BERT's special tokens and segments.
     bpe_specials: BpeSpecials::Bert,
-    packed: false,
 };
 
 /// transformers' `DebertaConfig` default.

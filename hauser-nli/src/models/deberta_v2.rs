@@ -26,7 +26,6 @@ pub(crate) const SPEC: Spec = Spec {
     prefixes: &["deberta"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
-    packed: false,
 };
 
 struct Layer {

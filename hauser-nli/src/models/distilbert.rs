@@ -21,7 +21,6 @@ pub(crate) const SPEC: Spec = Spec {
     prefixes: &["distilbert"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
-    packed: true,
 };
 
 /// DistilBERT's weight names for BERT's roles.

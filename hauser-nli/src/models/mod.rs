@@ -13,28 +13,193 @@ pub(crate) mod gpt2;
 pub(crate) mod t5;
 pub(crate) mod xlmr_xl;
 
+use candle_core::Tensor;
 use candle_nn::VarBuilder;
 use candle_transformers::models::debertav2;
 
 use crate::checkpoint_spec::Spec;
 use crate::classifier_head::ClassifierHead;
 use crate::config::{ModelConfig, MAX_CONFIG_SIZE};
-use crate::mlm_head as mlm;
+use crate::mlm_head::{MlmHead, MlmNames};
 use albert::AlbertSettings;
 use bert::packed::PackedEncoder;
 use bert::{BertEncoder, Layout};
 use deberta_v1::{DebertaV1Config, DebertaV1Encoder};
 use deberta_v2::DebertaEncoder;
 
-/// Encoder architectures, by `model_type`: every encoder module's `Spec::model_types` (a unit
-/// test keeps the two in step).
-pub const ENCODER_ARCHITECTURES: &str =
-    "bert, bleurt, roberta, xlm-roberta, camembert, xlm-roberta-xl, distilbert, albert, deberta, deberta-v2";
+/// How the crate runs an architecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// An encoder (`TransformerModel`: classifiers, embeddings, masked LM, COMET...).
+    Encoder,
+    /// A causal LM (`CausalLm`).
+    Causal,
+}
 
-/// Causal LM architectures, by `model_type` (`gpt2`'s `Spec::model_types`).
-pub(crate) const CAUSAL_ARCHITECTURES: &str = "gpt2";
+/// One architecture as the crate knows it: the list of architectures, their `model_type`
+/// names and what the crate builds on each are all read from [`ARCHITECTURES`].
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub kind: Kind,
+    /// Its checkpoints' `model_type`s, prefixes and tokenizer defaults, declared in its module.
+    pub spec: &'static Spec,
+    pub role: Role,
+    /// Whether f32 CPU inference has packed kernels (some settings may still fall back).
+    pub packed: bool,
+    /// Where `*ForMultipleChoice` keeps the pooler (dense + tanh on the first token) its head
+    /// runs before `classifier`; `None` where transformers gives no such head here.
+    /// (RoBERTa's multiple-choice head uses the pooler, unlike its sequence-classification
+    /// head.)
+    pub choice_pooler: Option<&'static str>,
+    /// Where `*ForMaskedLM` keeps its head; `None` for architectures without one here.
+    pub masked_lm: Option<&'static MlmNames>,
+}
 
-/// The supported architectures.
+/// Every architecture, in [`Kind`]'s order, which is the order names are listed in.
+pub(crate) const ARCHITECTURES: [Entry; 8] = [
+    Entry {
+        kind: Kind::Bert,
+        spec: &bert::BERT,
+        role: Role::Encoder,
+        packed: true,
+        choice_pooler: Some("bert.pooler.dense"),
+        masked_lm: Some(&bert::MLM_BERT),
+    },
+    Entry {
+        kind: Kind::Roberta,
+        spec: &bert::ROBERTA,
+        role: Role::Encoder,
+        packed: true,
+        choice_pooler: Some("roberta.pooler.dense"),
+        masked_lm: Some(&bert::MLM_ROBERTA),
+    },
+    Entry {
+        kind: Kind::RobertaXl,
+        spec: &xlmr_xl::SPEC,
+        role: Role::Encoder,
+        // Its pre-LayerNorm layers run on the packed kernels' `Placement::Pre`.
+        packed: true,
+        choice_pooler: None,
+        masked_lm: None,
+    },
+    Entry {
+        kind: Kind::DistilBert,
+        spec: &distilbert::SPEC,
+        role: Role::Encoder,
+        packed: true,
+        choice_pooler: None,
+        masked_lm: None,
+    },
+    Entry {
+        kind: Kind::Albert,
+        spec: &albert::SPEC,
+        role: Role::Encoder,
+        packed: true,
+        choice_pooler: None,
+        masked_lm: Some(&albert::MLM),
+    },
+    Entry {
+        kind: Kind::DebertaV1,
+        spec: &deberta_v1::SPEC,
+        role: Role::Encoder,
+        packed: false,
+        choice_pooler: None,
+        masked_lm: None,
+    },
+    Entry {
+        kind: Kind::DebertaV2,
+        spec: &deberta_v2::SPEC,
+        role: Role::Encoder,
+        packed: false,
+        choice_pooler: None,
+        masked_lm: None,
+    },
+    Entry {
+        kind: Kind::Gpt2,
+        spec: &gpt2::SPEC,
+        role: Role::Causal,
+        packed: true,
+        choice_pooler: None,
+        masked_lm: None,
+    },
+];
+
+// Entry `i` is the `Kind` numbered `i`, so that `Kind::entry` is an index: checked when the
+// crate compiles.
+const _: () = {
+    let mut i = 0;
+    while i < ARCHITECTURES.len() {
+        assert!(
+            ARCHITECTURES[i].kind as usize == i,
+            "ARCHITECTURES is out of Kind's order"
+        );
+        i += 1;
+    }
+};
+
+/// Encoder architectures, by `model_type`: every encoder's `Spec::model_types` in
+/// [`ARCHITECTURES`]' order, joined with ", ".
+pub const ENCODER_ARCHITECTURES: &str = as_str(&ENCODER_NAMES);
+
+/// Causal LM architectures, by `model_type`, as [`ENCODER_ARCHITECTURES`].
+pub(crate) const CAUSAL_ARCHITECTURES: &str = as_str(&CAUSAL_NAMES);
+
+const ENCODER_NAMES: [u8; names_len(Role::Encoder)] = names(Role::Encoder);
+const CAUSAL_NAMES: [u8; names_len(Role::Causal)] = names(Role::Causal);
+
+/// Writes the `model_type`s of every architecture of `role`, joined with ", ", into `out`
+/// when given, and returns their length in bytes: a `const fn` cannot allocate, so the list is
+/// measured with `out` `None`, then copied into an array of that length.
+const fn join_names(role: Role, mut out: Option<&mut [u8]>) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < ARCHITECTURES.len() {
+        if ARCHITECTURES[i].role as u8 == role as u8 {
+            let types = ARCHITECTURES[i].spec.model_types;
+            let mut j = 0;
+            while j < types.len() {
+                if n > 0 {
+                    n = put(&mut out, n, b", ");
+                }
+                n = put(&mut out, n, types[j].as_bytes());
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    n
+}
+
+/// Copies `bytes` to `out[at..]` when `out` is given; returns the end.
+const fn put(out: &mut Option<&mut [u8]>, at: usize, bytes: &[u8]) -> usize {
+    let mut k = 0;
+    while k < bytes.len() {
+        if let Some(o) = out {
+            o[at + k] = bytes[k];
+        }
+        k += 1;
+    }
+    at + bytes.len()
+}
+
+const fn names_len(role: Role) -> usize {
+    join_names(role, None)
+}
+
+const fn names<const N: usize>(role: Role) -> [u8; N] {
+    let mut out = [0u8; N];
+    join_names(role, Some(&mut out));
+    out
+}
+
+const fn as_str(bytes: &'static [u8]) -> &'static str {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(_) => panic!("model_type names are UTF-8"),
+    }
+}
+
+/// The supported architectures, numbered as their entries in [`ARCHITECTURES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Bert,
@@ -48,30 +213,25 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    /// Every architecture.
-    pub(crate) const ALL: [Kind; 8] = [
-        Kind::Bert,
-        Kind::Roberta,
-        Kind::RobertaXl,
-        Kind::DistilBert,
-        Kind::Albert,
-        Kind::DebertaV1,
-        Kind::DebertaV2,
-        Kind::Gpt2,
-    ];
+    /// Every architecture, in [`ARCHITECTURES`]' order.
+    pub(crate) const ALL: [Kind; ARCHITECTURES.len()] = {
+        let mut all = [Kind::Bert; ARCHITECTURES.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = ARCHITECTURES[i].kind;
+            i += 1;
+        }
+        all
+    };
+
+    /// The architecture's entry in [`ARCHITECTURES`].
+    pub(crate) fn entry(self) -> &'static Entry {
+        &ARCHITECTURES[self as usize]
+    }
 
     /// The architecture's spec, declared in its module.
     pub(crate) fn spec(self) -> &'static Spec {
-        match self {
-            Kind::Bert => &bert::BERT,
-            Kind::Roberta => &bert::ROBERTA,
-            Kind::RobertaXl => &xlmr_xl::SPEC,
-            Kind::DistilBert => &distilbert::SPEC,
-            Kind::Albert => &albert::SPEC,
-            Kind::DebertaV1 => &deberta_v1::SPEC,
-            Kind::DebertaV2 => &deberta_v2::SPEC,
-            Kind::Gpt2 => &gpt2::SPEC,
-        }
+        self.entry().spec
     }
 
     /// The architecture of a `model_type`, `None` when unsupported.
@@ -100,11 +260,59 @@ pub(crate) enum Arch {
     DebertaV2(Box<debertav2::Config>),
 }
 
-/// candle's modules of an encoder. DistilBERT runs as a BERT-layout encoder.
-pub(crate) enum Backbone {
-    Bert(BertEncoder),
-    DebertaV1(Box<DebertaV1Encoder>),
-    DebertaV2(Box<DebertaEncoder>),
+/// candle's modules of an encoder and its padded forward pass, whatever the architecture
+/// (DistilBERT, ALBERT and XLM-RoBERTa XL run as BERT-layout encoders).
+pub(crate) trait CandleEncoder: Send + Sync {
+    /// The embedding output followed by every layer's output (`[b, s, h]` each) of a padded
+    /// batch: `ids`, `type_ids` (read only where the model has segment embeddings),
+    /// `positions` (read by the BERT layout only: DeBERTa numbers positions itself) and `mask`
+    /// (`[b, s]`, 1 for real tokens).
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        positions: &Tensor,
+        mask: &Tensor,
+    ) -> candle_core::Result<Vec<Tensor>>;
+}
+
+/// candle's modules of a loaded encoder.
+pub(crate) type Backbone = Box<dyn CandleEncoder>;
+
+impl CandleEncoder for BertEncoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        positions: &Tensor,
+        mask: &Tensor,
+    ) -> candle_core::Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, positions, mask)
+    }
+}
+
+impl CandleEncoder for DebertaV1Encoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        _positions: &Tensor,
+        mask: &Tensor,
+    ) -> candle_core::Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, mask)
+    }
+}
+
+impl CandleEncoder for DebertaEncoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        _positions: &Tensor,
+        mask: &Tensor,
+    ) -> candle_core::Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, mask)
+    }
 }
 
 impl Arch {
@@ -220,28 +428,15 @@ impl Arch {
         config: &ModelConfig,
     ) -> candle_core::Result<Backbone> {
         let base = base.clone();
+        if let Some(lay) = self.bert_layout(config) {
+            return Ok(Box::new(BertEncoder::load(base, config, &lay)?));
+        }
         Ok(match self {
-            Arch::Bert {
-                roberta,
-                projection,
-            } => Backbone::Bert(BertEncoder::load(
-                base,
-                config,
-                &bert::layout(config, *roberta, *projection),
-            )?),
-            Arch::RobertaXl => {
-                Backbone::Bert(BertEncoder::load(base, config, &xlmr_xl::layout(config))?)
+            Arch::DebertaV1(c) => Box::new(DebertaV1Encoder::load(base, config, c)?),
+            Arch::DebertaV2(c) => Box::new(DebertaEncoder::load(base, c)?),
+            Arch::Bert { .. } | Arch::RobertaXl | Arch::DistilBert | Arch::Albert(_) => {
+                unreachable!("the BERT-layout encoders have a layout")
             }
-            Arch::DistilBert => {
-                Backbone::Bert(BertEncoder::load(base, config, &distilbert::layout())?)
-            }
-            Arch::Albert(s) => {
-                Backbone::Bert(BertEncoder::load(base, config, &albert::layout(config, s))?)
-            }
-            Arch::DebertaV1(c) => {
-                Backbone::DebertaV1(Box::new(DebertaV1Encoder::load(base, config, c)?))
-            }
-            Arch::DebertaV2(c) => Backbone::DebertaV2(Box::new(DebertaEncoder::load(base, c)?)),
         })
     }
 
@@ -253,7 +448,7 @@ impl Arch {
         config: &ModelConfig,
     ) -> candle_core::Result<Option<PackedEncoder>> {
         match self.bert_layout(config) {
-            Some(lay) if self.kind().spec().packed => bert::pack_encoder(base, config, &lay),
+            Some(lay) if self.kind().entry().packed => bert::pack_encoder(base, config, &lay),
             _ => Ok(None),
         }
     }
@@ -277,34 +472,33 @@ impl Arch {
         })
     }
 
-    /// The multiple-choice head (one logit per input), for the BERT and RoBERTa families;
-    /// `None` for the other architectures, which transformers gives no such head here.
+    /// The multiple-choice head (one logit per input: `BertForMultipleChoice`'s and
+    /// `RobertaForMultipleChoice`'s pooler, then `classifier` with one output), where the
+    /// architecture's entry names a pooler; `None` for the others.
     pub(crate) fn choice_head(
         &self,
         vb: &VarBuilder<'static>,
         config: &ModelConfig,
     ) -> Option<candle_core::Result<Box<dyn ClassifierHead>>> {
-        match self {
-            Arch::Bert { roberta, .. } => Some(
-                bert::choice_head(vb, config, *roberta)
-                    .map(|h| Box::new(h) as Box<dyn ClassifierHead>),
-            ),
-            _ => None,
-        }
+        let pooler = self.kind().entry().choice_pooler?;
+        Some(
+            bert::tanh_head(vb, config, 1, pooler, "classifier")
+                .map(|h| Box::new(h) as Box<dyn ClassifierHead>),
+        )
     }
 
-    /// The masked-LM head (`*ForMaskedLM`) of the BERT, RoBERTa and ALBERT families, from the
-    /// root var builder; `None` for the other architectures.
+    /// The masked-LM head (`*ForMaskedLM`) where the architecture's entry names one (the
+    /// BERT, RoBERTa and ALBERT families), from the root var builder; `None` for the others.
     pub(crate) fn mlm_head(
         &self,
         vb: &VarBuilder<'static>,
         config: &ModelConfig,
-    ) -> Option<candle_core::Result<mlm::MlmHead>> {
-        let (names, width) = match self {
-            Arch::Bert { roberta: false, .. } => (&mlm::BERT, config.hidden_size),
-            Arch::Bert { roberta: true, .. } => (&mlm::ROBERTA, config.hidden_size),
-            Arch::Albert(s) => (&mlm::ALBERT, s.embedding_size),
-            _ => return None,
+    ) -> Option<candle_core::Result<MlmHead>> {
+        let names = self.kind().entry().masked_lm?;
+        // ALBERT's head maps the hidden size down to its narrower embeddings.
+        let width = match self {
+            Arch::Albert(s) => s.embedding_size,
+            _ => config.hidden_size,
         };
         let words = format!(
             "{}embeddings.word_embeddings.weight",
@@ -313,7 +507,7 @@ impl Arch {
                 .base_prefix(vb)
                 .map_or(String::new(), |p| format!("{p}."))
         );
-        Some(mlm::MlmHead::load(vb, config, names, width, &words))
+        Some(MlmHead::load(vb, config, names, width, &words))
     }
 
     /// Positions taken before the first token (RoBERTa: padding index + 1).
@@ -350,5 +544,15 @@ mod tests {
         }
         assert_eq!(Kind::of("t5"), None);
         assert!(Arch::parse("gpt2", &serde_json::Value::Null).is_none());
+    }
+
+    #[test]
+    fn the_derived_lists_are_the_published_ones() {
+        assert_eq!(
+            ENCODER_ARCHITECTURES,
+            "bert, bleurt, roberta, xlm-roberta, camembert, xlm-roberta-xl, distilbert, albert, deberta, deberta-v2"
+        );
+        assert_eq!(CAUSAL_ARCHITECTURES, "gpt2");
+        assert_eq!(Kind::ALL.len(), ARCHITECTURES.len());
     }
 }

@@ -8,13 +8,13 @@ use super::bert::{LayerNames, Layout, Norms};
 use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::config::ModelConfig;
 
-/// The XL family. The packed kernels run its pre-LayerNorm layers (`Placement::Pre`).
+/// The XL family. The packed kernels run its pre-LayerNorm layers (`Placement::Pre`): its entry
+/// in `models::ARCHITECTURES` says it is packed.
 pub(crate) const SPEC: Spec = Spec {
     model_types: &["xlm-roberta-xl"],
     prefixes: &["roberta"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::Roberta,
-    packed: true,
 };
 
 /// `XLMRobertaXLLayer`'s names: the attention's norm is `attention.self_attn_layer_norm`, the

@@ -21,6 +21,7 @@ use candle_nn::{linear, Linear, VarBuilder};
 use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::classifier_head::ClassifierHead;
 use crate::config::ModelConfig;
+use crate::mlm_head::MlmNames;
 
 pub(crate) use encoder::BertEncoder;
 pub(crate) use pack::pack_encoder;
@@ -32,7 +33,6 @@ pub(crate) const BERT: Spec = Spec {
     prefixes: &["bert", "bleurt"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::None,
-    packed: true,
 };
 
 /// The RoBERTa family: BERT's layers, positions numbered after the padding index.
@@ -42,7 +42,24 @@ pub(crate) const ROBERTA: Spec = Spec {
     prefixes: &["roberta", "bert"],
     probe: "embeddings.word_embeddings.weight",
     bpe_specials: BpeSpecials::Roberta,
-    packed: true,
+};
+
+/// `BertForMaskedLM`'s `cls.predictions`.
+pub(crate) const MLM_BERT: MlmNames = MlmNames {
+    dense: "cls.predictions.transform.dense",
+    norm: "cls.predictions.transform.LayerNorm",
+    bias: "cls.predictions.bias",
+    decoder: "cls.predictions.decoder",
+    exact_gelu: false,
+};
+
+/// `RobertaForMaskedLM`'s `lm_head`.
+pub(crate) const MLM_ROBERTA: MlmNames = MlmNames {
+    dense: "lm_head.dense",
+    norm: "lm_head.layer_norm",
+    bias: "lm_head.bias",
+    decoder: "lm_head.decoder",
+    exact_gelu: true,
 };
 
 /// Where a BERT-layout checkpoint keeps each role's tensors: layer `i`'s roles live under
@@ -193,22 +210,6 @@ pub(crate) fn tanh_head(
         dense: linear(h, h, vb.pp(dense))?,
         out: linear(h, labels, vb.pp(out))?,
     })
-}
-
-/// The head of `BertForMultipleChoice` / `RobertaForMultipleChoice`: the base model's pooler
-/// (dense + tanh on the first token) and `classifier` with one output, the choice's logit.
-/// (RoBERTa's multiple-choice head uses the pooler, unlike its sequence-classification head.)
-pub(crate) fn choice_head(
-    vb: &VarBuilder<'_>,
-    cfg: &ModelConfig,
-    roberta: bool,
-) -> Result<TanhHead> {
-    let pooler = if roberta {
-        "roberta.pooler.dense"
-    } else {
-        "bert.pooler.dense"
-    };
-    tanh_head(vb, cfg, 1, pooler, "classifier")
 }
 
 impl ClassifierHead for TanhHead {

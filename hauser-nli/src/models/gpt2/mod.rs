@@ -21,7 +21,6 @@ pub(crate) const SPEC: Spec = Spec {
     prefixes: &["transformer"],
     probe: "wte.weight",
     bpe_specials: BpeSpecials::None,
-    packed: true,
 };
 
 /// Rows sent through the LM head at once (GPT-2: 512 x 50,257 f32 logits, about 100 MB).
