@@ -7,6 +7,7 @@ use crate::classifier_head::ClassifierHead;
 use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::{LoadOptions, TransformerModel};
+use crate::packed_or_candle::PackedCpu;
 use crate::source::ModelSource;
 use crate::tokenize::Encoded;
 

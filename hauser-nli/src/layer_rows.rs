@@ -14,25 +14,6 @@ use crate::tokenize::Encoded;
 pub(crate) type LayerFold<'a> = dyn Fn(usize, &[f32], &mut [f32]) + Sync + 'a;
 
 impl TransformerModel {
-    /// Whether f32 CPU inference goes through the packed kernels (BERT-layout encoders, i.e. the
-    /// BERT family and DistilBERT, on the CPU; see the crate documentation, "Speed").
-    pub fn uses_packed_cpu(&self) -> bool {
-        self.engines.packed().is_some()
-    }
-
-    /// Which code runs the encoder, for signatures: `packed-cpu` or `candle`.
-    pub fn kernels(&self) -> &'static str {
-        self.engines.kernels()
-    }
-
-    /// Switches the packed CPU kernels on (the default where available) or off (candle's
-    /// padded forward pass, e.g. to compare the two); returns [`Self::uses_packed_cpu`].
-    /// candle's copy of the weights is built when first needed and dropped when the packed
-    /// kernels are switched back on (see [`Self::holds_candle_weights`]).
-    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
-        self.engines.set_packed(on)
-    }
-
     /// Hidden states of layer `layer` (an index into [`Self::exposed_layers`]) for every
     /// input, in input order: `ids.len() * hidden` row-major values each. Batches follow the
     /// batching plan; packed batches run in parallel on rayon's threads.

@@ -81,12 +81,12 @@
 //! vectorised, and batches run in parallel on rayon's threads, each single-threaded, so the
 //! numbers do not depend on the thread count. They agree with candle's padded path within
 //! 2e-5 and with transformers within the parity tolerance.
-//! [`TransformerModel::set_packed_cpu`] switches back to candle's path; DeBERTa, GPUs and
+//! [`PackedCpu::set_packed_cpu`] switches back to candle's path; DeBERTa, GPUs and
 //! half precision always use candle. GPT-2 has the same packed path for its log-probabilities
-//! ([`CausalLm::set_packed_cpu`]), with only the predicting rows sent through the LM head in
+//! (the same [`PackedCpu`] switch), with only the predicting rows sent through the LM head in
 //! chunks, so memory stays bounded. The weights are held once: the packed copy is made layer
 //! by layer from the file, and candle's modules are built only when its path runs
-//! ([`TransformerModel::holds_candle_weights`]). docs/PERFORMANCE.md compares both with PyTorch.
+//! ([`PackedCpu::holds_candle_weights`]). docs/PERFORMANCE.md compares both with PyTorch.
 //!
 //! ```
 //! use hauser_nli::{Batching, ModelSource};
@@ -148,6 +148,7 @@ pub use mlm::{Filler, MaskedLm};
 pub use model::{LoadOptions, TransformerModel};
 pub use models::t5::{FeedForward, T5Config};
 pub use models::ENCODER_ARCHITECTURES;
+pub use packed_or_candle::PackedCpu;
 pub use scorers::{cut_for_sentiment, LogicalConsistency, NliInput, SentimentConsistency};
 pub use source::ModelSource;
 pub use tokenize::{tokenizer_class, Encoded, TextEncoder, T5_MODEL_TYPES, XLMR_MODEL_TYPES};

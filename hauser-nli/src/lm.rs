@@ -12,6 +12,7 @@ use crate::model::LoadOptions;
 use crate::models::gpt2::packed::PackedCausalLm;
 use crate::models::gpt2::{self, Gpt2Config, Modules};
 use crate::models::CAUSAL_ARCHITECTURES;
+use crate::packed_or_candle::sealed::{HasEngines, Switch};
 use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
@@ -58,6 +59,16 @@ impl std::fmt::Debug for CausalLm {
             .field("source", &self.source)
             .field("weights", &self.weights)
             .finish()
+    }
+}
+
+impl HasEngines for CausalLm {
+    fn engines(&self) -> &dyn Switch {
+        &self.engines
+    }
+
+    fn engines_mut(&mut self) -> &mut dyn Switch {
+        &mut self.engines
     }
 }
 
@@ -156,28 +167,6 @@ impl CausalLm {
             weights,
             eos,
         })
-    }
-
-    /// Whether f32 CPU inference goes through the packed kernels (the default on the CPU).
-    pub fn uses_packed_cpu(&self) -> bool {
-        self.engines.packed().is_some()
-    }
-
-    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
-    pub fn kernels(&self) -> &'static str {
-        self.engines.kernels()
-    }
-
-    /// Switches the packed CPU kernels on (the default where available) or off (candle's
-    /// padded forward pass); returns [`Self::uses_packed_cpu`]. candle's copy of the weights
-    /// is built when first needed and dropped when the packed kernels are switched back on.
-    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
-        self.engines.set_packed(on)
-    }
-
-    /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
-    pub fn holds_candle_weights(&self) -> bool {
-        self.engines.holds_candle()
     }
 
     /// The batching settings (recorded in signatures: the batch layout can move a score in

@@ -12,6 +12,7 @@ use crate::model::LoadOptions;
 use crate::models::t5::model::T5Model;
 use crate::models::t5::packed::PackedT5;
 use crate::models::t5::T5Config;
+use crate::packed_or_candle::sealed::{HasEngines, Switch};
 use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::TextEncoder;
@@ -132,7 +133,7 @@ pub struct MetricxPrediction {
 /// `lm_head`) with its mT5 tokenizer.
 ///
 /// On the CPU in f32 it runs on the packed kernels (unpadded batches, one decoder step for
-/// the whole batch); elsewhere, or after [`Self::set_packed_cpu`]`(false)`, on candle's padded
+/// the whole batch); elsewhere, or after [`PackedCpu::set_packed_cpu`](crate::PackedCpu::set_packed_cpu)`(false)`, on candle's padded
 /// path.
 pub struct MetricxModel {
     source: ModelSource,
@@ -155,6 +156,16 @@ impl std::fmt::Debug for MetricxModel {
             .field("tokenizer", &self.tokenizer_source)
             .field("token", &self.token)
             .finish()
+    }
+}
+
+impl HasEngines for MetricxModel {
+    fn engines(&self) -> &dyn Switch {
+        &self.engines
+    }
+
+    fn engines_mut(&mut self) -> &mut dyn Switch {
+        &mut self.engines
     }
 }
 
@@ -364,30 +375,6 @@ impl MetricxModel {
             out.push((batch, logits));
         }
         Ok(crate::batch::scatter(lengths.len(), out))
-    }
-
-    /// Whether inference goes through the packed CPU kernels (the default for f32 on the
-    /// CPU).
-    pub fn uses_packed_cpu(&self) -> bool {
-        self.engines.packed().is_some()
-    }
-
-    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
-    pub fn kernels(&self) -> &'static str {
-        self.engines.kernels()
-    }
-
-    /// Switches the packed CPU kernels on (the default where available) or off (candle's
-    /// padded path, e.g. to compare the two); returns [`Self::uses_packed_cpu`]. candle's
-    /// copy of the weights is built when first needed and dropped when the packed kernels are
-    /// switched back on.
-    pub fn set_packed_cpu(&mut self, on: bool) -> bool {
-        self.engines.set_packed(on)
-    }
-
-    /// Whether candle's copy of the weights is in memory (see [`Self::set_packed_cpu`]).
-    pub fn holds_candle_weights(&self) -> bool {
-        self.engines.holds_candle()
     }
 
     /// The device the model runs on.

@@ -11,6 +11,7 @@ use crate::device::{DeviceSpec, Precision};
 use crate::error::{infer_err, NliError, Result};
 use crate::models::bert::packed::PackedEncoder;
 use crate::models::{Arch, Backbone, ENCODER_ARCHITECTURES};
+use crate::packed_or_candle::sealed::{HasEngines, Switch};
 use crate::packed_or_candle::{Engines, WeightsHandle};
 use crate::source::ModelSource;
 use crate::tokenize::{Encoded, TextEncoder};
@@ -57,6 +58,16 @@ impl std::fmt::Debug for TransformerModel {
             .field("model_type", &self.config.model_type)
             .field("weights", &self.weights)
             .finish()
+    }
+}
+
+impl HasEngines for TransformerModel {
+    fn engines(&self) -> &dyn Switch {
+        &self.engines
+    }
+
+    fn engines_mut(&mut self) -> &mut dyn Switch {
+        &mut self.engines
     }
 }
 
@@ -228,12 +239,6 @@ impl TransformerModel {
     /// last layer last.
     pub fn exposed_layers(&self) -> usize {
         self.config.num_hidden_layers + 1
-    }
-
-    /// Whether candle's copy of the weights is in memory. Where the packed CPU kernels run it
-    /// is not, until [`Self::set_packed_cpu`]`(false)` asks for candle's path.
-    pub fn holds_candle_weights(&self) -> bool {
-        self.engines.holds_candle()
     }
 
     /// Runs one padded batch: hidden states (see [`Self::exposed_layers`]).

@@ -1,6 +1,7 @@
 //! What the models with packed CPU kernels share: the switch between the packed copy and
 //! candle's path, and candle's copy of the weights built only when its path runs, so that a
-//! CPU model holds its weights once.
+//! CPU model holds its weights once. [`PackedCpu`] is that switch as the public API shows it,
+//! the same on every such model.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -114,5 +115,80 @@ impl<P, C> Engines<P, C> {
         })?;
         // Two threads may race to build; the loser's copy is dropped.
         Ok(self.candle.get_or_init(|| built))
+    }
+}
+
+/// The switch between the packed CPU kernels and candle's padded path that every model with
+/// packed kernels has ([`TransformerModel`](crate::TransformerModel), which the classifiers,
+/// embedders, masked LMs and COMET run on, [`CausalLm`](crate::CausalLm) and
+/// [`MetricxModel`](crate::MetricxModel); see the crate documentation, "Speed"). Implemented
+/// by this crate's models only.
+pub trait PackedCpu: sealed::HasEngines {
+    /// Whether f32 CPU inference goes through the packed kernels (the default on the CPU
+    /// where the architecture has them: BERT-layout encoders, GPT-2, T5).
+    fn uses_packed_cpu(&self) -> bool {
+        self.engines().packed_in_use()
+    }
+
+    /// Which code runs the model, for signatures: `packed-cpu` or `candle`.
+    fn kernels(&self) -> &'static str {
+        self.engines().kernels()
+    }
+
+    /// Switches the packed CPU kernels on (the default where available) or off (candle's
+    /// padded forward pass, e.g. to compare the two); returns [`Self::uses_packed_cpu`].
+    /// candle's copy of the weights is built when first needed and dropped when the packed
+    /// kernels are switched back on (see [`Self::holds_candle_weights`]).
+    fn set_packed_cpu(&mut self, on: bool) -> bool {
+        self.engines_mut().set_packed(on)
+    }
+
+    /// Whether candle's copy of the weights is in memory. Where the packed CPU kernels run it
+    /// is not, until [`Self::set_packed_cpu`]`(false)` asks for candle's path.
+    fn holds_candle_weights(&self) -> bool {
+        self.engines().holds_candle()
+    }
+}
+
+impl<T: sealed::HasEngines> PackedCpu for T {}
+
+/// Keeps [`PackedCpu`] to this crate's models: its supertrait cannot be named outside.
+pub(crate) mod sealed {
+    /// A model's [`Engines`](super::Engines) whatever its packed and candle types.
+    pub trait Switch {
+        /// Whether the packed copy is in use.
+        fn packed_in_use(&self) -> bool;
+        /// `packed-cpu` or `candle`.
+        fn kernels(&self) -> &'static str;
+        /// Switches the packed copy on or off; whether it is in use.
+        fn set_packed(&mut self, on: bool) -> bool;
+        /// Whether candle's copy is in memory.
+        fn holds_candle(&self) -> bool;
+    }
+
+    /// A model with packed CPU kernels: its engines.
+    pub trait HasEngines {
+        /// The model's engines.
+        fn engines(&self) -> &dyn Switch;
+        /// The model's engines, to switch.
+        fn engines_mut(&mut self) -> &mut dyn Switch;
+    }
+}
+
+impl<P, C> sealed::Switch for Engines<P, C> {
+    fn packed_in_use(&self) -> bool {
+        self.packed().is_some()
+    }
+
+    fn kernels(&self) -> &'static str {
+        Engines::kernels(self)
+    }
+
+    fn set_packed(&mut self, on: bool) -> bool {
+        Engines::set_packed(self, on)
+    }
+
+    fn holds_candle(&self) -> bool {
+        Engines::holds_candle(self)
     }
 }

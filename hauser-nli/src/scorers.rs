@@ -8,6 +8,7 @@ use hauser_core::{CandidateGroup, CoreError, Criterion, Scorer, Signature};
 use crate::classify::SequenceClassifier;
 use crate::error::Result;
 use crate::model::LoadOptions;
+use crate::packed_or_candle::PackedCpu;
 use crate::source::ModelSource;
 
 /// How the literal and the simile are fed to the NLI model.

@@ -7,6 +7,7 @@
 
 use std::time::Instant;
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{Batching, CausalLm, LoadOptions, ModelSource};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

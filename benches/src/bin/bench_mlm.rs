@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{Batching, LoadOptions, MaskedLm, ModelSource};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{Batching, Embedder, LoadOptions, ModelSource, SequenceClassifier};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,6 +5,7 @@
 
 use hauser_core::Signature;
 use hauser_nli::Embedder;
+use hauser_nli::PackedCpu;
 
 use crate::neural::baseline::Baseline;
 use crate::neural::error::{NeuralError, NeuralResult};

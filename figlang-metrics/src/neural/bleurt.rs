@@ -5,6 +5,7 @@
 //! original BLEURT encodes its inputs.
 
 use hauser_core::Signature;
+use hauser_nli::PackedCpu;
 use hauser_nli::SequenceClassifier;
 
 use crate::neural::error::{NeuralError, NeuralResult};

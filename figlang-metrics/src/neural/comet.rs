@@ -10,6 +10,7 @@
 //! returns their error spans.
 
 use hauser_core::Signature;
+use hauser_nli::PackedCpu;
 use hauser_nli::{CometModel, CometPrediction, CometSegment, LayerChoice, Pooling};
 
 use crate::neural::error::{NeuralError, NeuralResult};

@@ -14,6 +14,7 @@
 
 use hauser_core::Signature;
 use hauser_nli::CausalLm;
+use hauser_nli::PackedCpu;
 
 use crate::neural::error::{NeuralError, NeuralResult};
 

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use figlang_metrics::text::wordnet::WordNet;
 use figlang_tasks::newsmet::{self, CandidateConfig, CandidateInput, FocusVerb, Masking};
+use hauser_nli::PackedCpu;
 use hauser_nli::{MaskedLm, ModelSource, SequenceClassifier};
 
 use crate::error::CliError;

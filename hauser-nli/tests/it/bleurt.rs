@@ -1,6 +1,7 @@
 //! BLEURT (BERT-based, bleurt-pytorch's BleurtForSequenceClassification layout) against
 //! bleurt-pytorch on a tiny random model (tools/gen/gen_bleurt_fixture.py).
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{LoadOptions, ModelSource, SequenceClassifier};
 
 use crate::common::{fixture, opts, reference, TOL};

@@ -3,6 +3,7 @@
 //! `sentencepiece` library on tiny random models (tools/gen/gen_bleurt20_fixtures.py): ids exact,
 //! scores within 1e-4.
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{ModelSource, SequenceClassifier};
 
 use crate::common::{fixture, opts, reference, TOL};

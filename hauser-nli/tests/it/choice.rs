@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;
+use hauser_nli::PackedCpu;
 use hauser_nli::{MultipleChoice, NliError};
 
 #[test]

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{CometInput, CometModel, LoadOptions, NliError};
 
 use crate::common::{fixture, opts, TOL};

@@ -2,6 +2,7 @@
 //! 2.2.7's `predict` on tiny random models (tools/gen/gen_comet_unified_fixtures.py): scores and
 //! span confidences within 1e-4, span texts, offsets and severities exact.
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{CometModel, CometPrediction, CometSegment, LoadOptions};
 
 use crate::common::{fixture, opts, TOL};

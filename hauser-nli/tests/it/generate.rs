@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;
+use hauser_nli::PackedCpu;
 use hauser_nli::{top_k_probabilities, CausalLm, Decoding, GenerateConfig};
 
 fn generate_ref() -> serde_json::Value {

@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use hauser_nli::CausalLm;
+use hauser_nli::PackedCpu;
 
 #[test]
 fn token_logprobs_sums_and_perplexity_match() {

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;
+use hauser_nli::PackedCpu;
 use hauser_nli::{Embedder, MaskedLm, NliError, SequenceClassifier};
 
 const MLMS: [&str; 3] = ["masked-lm/bert", "masked-lm/roberta", "masked-lm/albert"];

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
+use hauser_nli::PackedCpu;
 use hauser_nli::{
     Batching, LoadOptions, MetricxInput, MetricxModel, MetricxVersion, ModelSource, NliError,
     TextEncoder,

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use hauser_nli::PackedCpu;
 use hauser_nli::{CausalLm, Embedder, ModelSource, NliError, SequenceClassifier};
 
 use crate::common::*;

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::common::*;
+use hauser_nli::PackedCpu;
 use hauser_nli::{Embedder, ModelSource, SequenceClassifier};
 
 const SENTENCES: &[&str] = &[

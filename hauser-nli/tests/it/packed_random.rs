@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{Device, Tensor};
+use hauser_nli::PackedCpu;
 use hauser_nli::{Batching, CausalLm, Embedder, LoadOptions, ModelSource};
 use proptest::prelude::*;
 use serde_json::json;

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{Device, Tensor};
+use hauser_nli::PackedCpu;
 use hauser_nli::{Batching, LoadOptions, MetricxInput, MetricxModel, MetricxVersion, ModelSource};
 use proptest::prelude::*;
 use serde_json::json;
