@@ -1,8 +1,13 @@
-//! What the crate knows of each architecture, one module each: which `model_type`s and
-//! checkpoint prefixes it covers and its tokenizer defaults ([`Spec`]), its config
-//! settings, weight names, candle modules and whether and how it is packed for the CPU kernels.
-//! [`Kind`] finds an architecture from `model_type`; [`Arch`] is a loaded encoder's parsed
-//! settings and dispatches to its module. Nothing outside this module matches on `model_type`.
+//! What the crate knows of each architecture, one module (or folder) each, as
+//! candle-transformers keeps them: which `model_type`s and checkpoint prefixes it covers and
+//! its tokenizer defaults ([`Spec`]), its config settings, weight names, candle modules and
+//! forward pass, and its packed CPU model where it has one (`bert/packed.rs`,
+//! `gpt2/packed.rs`, `t5/packed.rs`; the kernels they share are `crate::cpu_kernels`).
+//! [`ARCHITECTURES`] is the one table of them: the architecture list ([`Kind::ALL`]), the
+//! `model_type` names ([`ENCODER_ARCHITECTURES`]) and what the crate builds on each are read
+//! from it. [`Kind`] finds an architecture from `model_type`; [`Arch`] is a loaded encoder's
+//! parsed settings and dispatches to its module. Nothing outside this module matches on
+//! `model_type`.
 
 pub(crate) mod albert;
 pub(crate) mod bert;
@@ -138,7 +143,7 @@ const _: () = {
 };
 
 /// Encoder architectures, by `model_type`: every encoder's `Spec::model_types` in
-/// [`ARCHITECTURES`]' order, joined with ", ".
+/// the order of the architecture table (`models::ARCHITECTURES`), joined with ", ".
 pub const ENCODER_ARCHITECTURES: &str = as_str(&ENCODER_NAMES);
 
 /// Causal LM architectures, by `model_type`, as [`ENCODER_ARCHITECTURES`].
