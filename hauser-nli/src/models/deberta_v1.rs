@@ -18,6 +18,7 @@ use crate::candle_ops::{activation, additive_mask};
 use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::classifier_head::ClassifierHead;
 use crate::config::{check_layers, ModelConfig};
+use crate::models::CandleEncoder;
 
 /// DeBERTa v1 checkpoints (`DebertaModel`, or a task model's `deberta.` prefix).
 pub(crate) const SPEC: Spec = Spec {
@@ -400,6 +401,18 @@ impl ClassifierHead for Head {
     fn forward(&self, cls: &Tensor) -> Result<Tensor> {
         self.classifier
             .forward(&self.act.forward(&self.dense.forward(cls)?)?)
+    }
+}
+
+impl CandleEncoder for DebertaV1Encoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        _positions: &Tensor,
+        mask: &Tensor,
+    ) -> Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, mask)
     }
 }
 

@@ -19,6 +19,7 @@ use candle_transformers::models::debertav2::{
 use crate::checkpoint_spec::{BpeSpecials, Spec};
 use crate::classifier_head::ClassifierHead;
 use crate::config::check_layers;
+use crate::models::CandleEncoder;
 
 /// DeBERTa-v2/v3 checkpoints (`DebertaV2Model`, or a task model's `deberta.` prefix).
 pub(crate) const SPEC: Spec = Spec {
@@ -226,5 +227,17 @@ impl ClassifierHead for Head {
         // The context pooler takes the full sequence and picks the first token itself.
         self.classifier
             .forward(&self.pooler.forward(&cls.unsqueeze(1)?)?)
+    }
+}
+
+impl CandleEncoder for DebertaEncoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        _positions: &Tensor,
+        mask: &Tensor,
+    ) -> Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, mask)
     }
 }

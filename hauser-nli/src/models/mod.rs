@@ -281,44 +281,9 @@ pub(crate) trait CandleEncoder: Send + Sync {
     ) -> candle_core::Result<Vec<Tensor>>;
 }
 
-/// candle's modules of a loaded encoder.
+/// candle's modules of a loaded encoder (each architecture module implements
+/// [`CandleEncoder`] for its own).
 pub(crate) type Backbone = Box<dyn CandleEncoder>;
-
-impl CandleEncoder for BertEncoder {
-    fn hidden_states(
-        &self,
-        ids: &Tensor,
-        type_ids: &Tensor,
-        positions: &Tensor,
-        mask: &Tensor,
-    ) -> candle_core::Result<Vec<Tensor>> {
-        self.forward(ids, type_ids, positions, mask)
-    }
-}
-
-impl CandleEncoder for DebertaV1Encoder {
-    fn hidden_states(
-        &self,
-        ids: &Tensor,
-        type_ids: &Tensor,
-        _positions: &Tensor,
-        mask: &Tensor,
-    ) -> candle_core::Result<Vec<Tensor>> {
-        self.forward(ids, type_ids, mask)
-    }
-}
-
-impl CandleEncoder for DebertaEncoder {
-    fn hidden_states(
-        &self,
-        ids: &Tensor,
-        type_ids: &Tensor,
-        _positions: &Tensor,
-        mask: &Tensor,
-    ) -> candle_core::Result<Vec<Tensor>> {
-        self.forward(ids, type_ids, mask)
-    }
-}
 
 impl Arch {
     /// The encoder of `model_type` with its settings read from `raw` (the whole

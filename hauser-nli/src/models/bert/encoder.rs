@@ -9,6 +9,7 @@ use candle_nn::{
 use super::{group_of, Layout, Norms};
 use crate::candle_ops::{activation, additive_mask, attention};
 use crate::config::{check_layers, ModelConfig};
+use crate::models::CandleEncoder;
 
 /// One layer's modules by role (BERT's naming; [`super::LayerNames`] maps other
 /// checkpoints' names, DistilBERT's and XLM-RoBERTa XL's, onto these roles). In a
@@ -301,5 +302,17 @@ impl BertEncoder {
         let a = l.attn_norm.forward(&(l.attn_out.forward(&ctx)? + x)?)?;
         let i = self.act.forward(&l.intermediate.forward(&a)?)?;
         l.out_norm.forward(&(l.output.forward(&i)? + a)?)
+    }
+}
+
+impl CandleEncoder for BertEncoder {
+    fn hidden_states(
+        &self,
+        ids: &Tensor,
+        type_ids: &Tensor,
+        positions: &Tensor,
+        mask: &Tensor,
+    ) -> Result<Vec<Tensor>> {
+        self.forward(ids, type_ids, positions, mask)
     }
 }

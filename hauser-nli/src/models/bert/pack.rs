@@ -2,7 +2,7 @@
 //! layout ([`PackedEncoder`]).
 
 use candle_core::{Result, Tensor};
-use candle_nn::{Activation, Embedding, LayerNorm, Linear};
+use candle_nn::{Activation, Embedding, LayerNorm, Linear, VarBuilder};
 
 use super::encoder::{
     last_norm, layer_plan, load_embeddings, load_layer_at, projection, LayerModules,
@@ -14,7 +14,6 @@ use crate::config::ModelConfig;
 use crate::cpu_kernels::{
     bias, input_major, linear_parts, norm_parts, packed_act, values, PackedLayer,
 };
-use candle_nn::VarBuilder;
 
 /// An encoder's embedding modules and the settings every layer shares; the layers themselves
 /// are loaded and packed one at a time (see [`pack`]).
