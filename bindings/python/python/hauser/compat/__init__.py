@@ -5,14 +5,16 @@
   ``import hauser.compat.sacrebleu as sacrebleu`` runs a sacreBLEU script unchanged and prints
   the same results;
 - :mod:`hauser.compat.bert_score`: bert_score's ``score(cands, refs, model_type=DIR, ...)`` on
-  local models (wheels built with the neural metrics).
+  local models (wheels built with the neural metrics);
+- :mod:`hauser.compat.evaluate`: Hugging Face evaluate's ``load(name).compute(...)`` for
+  ``sacrebleu``, ``chrf``, ``ter``, ``wer`` and ``cer``.
 
 ``hauser.compat`` is imported on first use, so importing ``hauser`` costs nothing for it.
 """
 
-from . import bert_score, sacrebleu
+from . import bert_score, evaluate, sacrebleu
 
-__all__ = ["sacrebleu", "bert_score"]
+__all__ = ["sacrebleu", "bert_score", "evaluate"]
 
 
 def __dir__() -> "list[str]":

@@ -1,0 +1,217 @@
+"""Hugging Face evaluate's API (``evaluate.load(name).compute(...)``) over hauser's engine, so that
+a script written for evaluate runs with ``import hauser.compat.evaluate as evaluate``.
+
+Each module takes the keyword arguments of its metric script in huggingface/evaluate (commit
+a7dd338) with the same defaults, and returns the same value: a dict with the same keys and types
+for ``sacrebleu``, ``chrf`` and ``ter`` (sacreBLEU 2.4.3 through :mod:`hauser.compat.sacrebleu`),
+a float for ``wer`` and ``cer`` (jiwer 4.0.0's, as evaluate computes them: summed edits over
+summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus value).
+``add`` / ``add_batch`` collect inputs that the next ``compute`` scores together with its own,
+and ``compute`` then starts afresh, as in evaluate. An argument a module does not take is a
+``TypeError``, as it is in evaluate; a module that is not here yet is a ``ValueError`` naming
+the ones that are.
+"""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+from .. import metrics as _metrics
+from . import sacrebleu as _sacrebleu
+
+__all__ = ["load", "EvaluationModule", "list_evaluation_modules"]
+
+Result = Union[Dict[str, Any], float, int]
+
+
+def _references(name: str, references: Sequence[Any]) -> List[List[str]]:
+    """evaluate's sacreBLEU scripts: one string per prediction, or the same number of strings for
+    every prediction, transposed into sacreBLEU's reference streams."""
+    refs = [[r] if isinstance(r, str) else list(r) for r in references]
+    per = len(refs[0])
+    if any(len(r) != per for r in refs):
+        raise ValueError(
+            "ChrF, as implemented by sacrebleu, requires the same number of references for each prediction"
+            if name == "chrf"
+            else "Sacrebleu requires the same number of references for each prediction"
+        )
+    return [[r[i] for r in refs] for i in range(per)]
+
+
+def _sacrebleu_compute(
+    predictions: List[str],
+    references: List[Any],
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: Optional[str] = None,
+    use_effective_order: bool = False,
+) -> Dict[str, Any]:
+    output = _sacrebleu.corpus_bleu(
+        predictions,
+        _references("sacrebleu", references),
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        force=force,
+        lowercase=lowercase,
+        use_effective_order=use_effective_order,
+        **(dict(tokenize=tokenize) if tokenize else {}),
+    )
+    return {
+        "score": output.score,
+        "counts": output.counts,
+        "totals": output.totals,
+        "precisions": output.precisions,
+        "bp": output.bp,
+        "sys_len": output.sys_len,
+        "ref_len": output.ref_len,
+    }
+
+
+def _chrf_compute(
+    predictions: List[str],
+    references: List[Any],
+    char_order: int = _sacrebleu.CHRF.CHAR_ORDER,
+    word_order: int = _sacrebleu.CHRF.WORD_ORDER,
+    beta: int = _sacrebleu.CHRF.BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> Dict[str, Any]:
+    chrf = _sacrebleu.CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    output = chrf.corpus_score(predictions, _references("chrf", references))
+    return {
+        "score": output.score,
+        "char_order": output.char_order,
+        "word_order": output.word_order,
+        "beta": output.beta,
+    }
+
+
+def _ter_compute(
+    predictions: List[str],
+    references: List[Any],
+    normalized: bool = False,
+    ignore_punct: bool = False,
+    support_zh_ja_chars: bool = False,
+    case_sensitive: bool = False,
+) -> Dict[str, Any]:
+    ter = _sacrebleu.TER(
+        normalized=normalized,
+        no_punct=ignore_punct,
+        asian_support=support_zh_ja_chars,
+        case_sensitive=case_sensitive,
+    )
+    output = ter.corpus_score(predictions, _references("ter", references))
+    return {"score": output.score, "num_edits": output.num_edits, "ref_length": output.ref_length}
+
+
+def _error_rate(name: str) -> Callable[..., Union[float, int]]:
+    """evaluate's wer / cer with jiwer 4: without ``concatenate_texts``, the edits of every pair
+    over their reference lengths (a ``ZeroDivisionError`` when all references are empty, as
+    there); with it, jiwer's value over the whole list."""
+
+    def compute(
+        predictions: List[str], references: List[str], concatenate_texts: bool = False
+    ) -> Union[float, int]:
+        metric = _metrics.Metric(name)
+        hyps, refs = list(predictions), [list(references)]
+        incorrect = total = 0
+        for d in metric.sentence_details(hyps, refs, refs_per_hyp=False):
+            incorrect += d["substitutions"] + d["deletions"] + d["insertions"]
+            total += d["substitutions"] + d["deletions"] + d["hits"]
+        if not concatenate_texts:
+            return incorrect / total
+        # jiwer's value of the whole list: its number of insertions (an int) when every
+        # reference is empty.
+        return incorrect if total == 0 else float(metric.corpus(hyps, refs, refs_per_hyp=False))
+
+    return compute
+
+
+_MODULES: Dict[str, Callable[..., Result]] = {
+    "sacrebleu": _sacrebleu_compute,
+    "chrf": _chrf_compute,
+    "ter": _ter_compute,
+    "wer": _error_rate("wer"),
+    "cer": _error_rate("cer"),
+}
+_NOT_YET = ["bleu", "rouge", "meteor", "bertscore", "comet", "bleurt"]
+
+
+def list_evaluation_modules() -> List[str]:
+    """The modules this package has (evaluate's names)."""
+    return sorted(_MODULES)
+
+
+class EvaluationModule:
+    """One loaded module: ``compute``, ``add``, ``add_batch``, as evaluate's."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._compute = _MODULES[name]
+        self._predictions: List[Any] = []
+        self._references: List[Any] = []
+
+    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
+        """Adds one prediction and its reference(s) for the next ``compute``."""
+        self._predictions.append(prediction)
+        self._references.append(reference)
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
+        """Adds predictions and their references for the next ``compute``."""
+        predictions, references = list(predictions or []), list(references or [])
+        if len(predictions) != len(references):
+            raise ValueError(
+                f"Mismatch in the number of predictions ({len(predictions)}) and references ({len(references)})"
+            )
+        self._predictions += predictions
+        self._references += references
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Result:
+        """Scores what was added and ``predictions`` / ``references``, with the module's options
+        as keyword arguments; then forgets the inputs."""
+        if predictions is not None or references is not None:
+            if predictions is None or references is None:
+                missing = ["predictions" if predictions is None else "references"]
+                raise ValueError(
+                    f"Evaluation module inputs are missing: {missing}. All required inputs are ['predictions', 'references']"
+                )
+            self.add_batch(predictions=predictions, references=references)
+        preds, refs = self._predictions, self._references
+        self._predictions, self._references = [], []
+        return self._compute(preds, refs, **kwargs)
+
+    def __repr__(self) -> str:
+        return f'EvaluationModule(name: "{self.name}", module_type: "metric")'
+
+
+def load(
+    path: str,
+    config_name: Optional[str] = None,
+    module_type: Optional[str] = None,
+    process_id: int = 0,
+    num_process: int = 1,
+    keep_in_memory: bool = False,
+) -> EvaluationModule:
+    """evaluate's ``load``: ``path`` is the module's name (``"sacrebleu"``, or the hub id
+    ``"evaluate-metric/sacrebleu"``). Everything is kept in memory (``keep_in_memory`` changes
+    nothing); one process only (``process_id`` 0, ``num_process`` 1); the metrics here have no
+    configurations (``config_name`` ``None`` or ``"default"``)."""
+    name = path[len("evaluate-metric/"):] if path.startswith("evaluate-metric/") else path
+    if name not in _MODULES:
+        later = f" ({', '.join(_NOT_YET)} are not available yet)" if name in _NOT_YET else ""
+        raise ValueError(
+            f"hauser.compat.evaluate has no module {path!r}{later}; it has {', '.join(list_evaluation_modules())}"
+        )
+    if config_name not in (None, "default"):
+        raise ValueError(f"{name} has no configuration {config_name!r}")
+    if module_type not in (None, "metric"):
+        raise ValueError(f"{name} is a metric, not a {module_type}")
+    if process_id != 0 or num_process != 1:
+        raise ValueError("hauser.compat.evaluate runs in one process (process_id=0, num_process=1)")
+    del keep_in_memory
+    return EvaluationModule(name)
+
+
+def __dir__() -> List[str]:
+    return sorted(__all__)

@@ -1,0 +1,76 @@
+"""``hauser.compat.evaluate`` against Hugging Face evaluate's metric scripts (huggingface/evaluate
+a7dd338, their ``_compute`` run by tools/gen/gen_evaluate_fixtures.py): the same values, keys,
+types and errors, within 1e-9; ``add`` / ``add_batch`` before ``compute``; options and modules
+that are not there are errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hauser.compat.evaluate as evaluate
+
+FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "evaluate_compute.json").read_text())
+TOL = FIXTURE["tolerance"]
+CASES = FIXTURE["cases"]
+
+
+def same(got: Any, want: Any, path: str) -> None:
+    """Equal values of the same type (an int stays an int), floats within the tolerance."""
+    assert type(got) is type(want) or (isinstance(want, float) and type(got) is float), (
+        f"{path}: {type(got).__name__} {got!r} vs {type(want).__name__} {want!r}"
+    )
+    if isinstance(want, dict):
+        assert list(got) == list(want), f"{path}: keys {list(got)} vs {list(want)}"
+        for k in want:
+            same(got[k], want[k], f"{path}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want)):
+            same(g, w, f"{path}[{i}]")
+    elif isinstance(want, float):
+        assert abs(got - want) <= TOL, f"{path}: {got!r} vs {want!r}"
+    else:
+        assert got == want, f"{path}: {got!r} vs {want!r}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['module']}-{i}" for i, c in enumerate(CASES)])
+def test_compute_matches_the_metric_scripts(case: Any) -> None:
+    module = evaluate.load(case["module"])
+    if "error" in case:
+        with pytest.raises(Exception) as raised:
+            module.compute(predictions=case["predictions"], references=case["references"], **case["options"])
+        assert type(raised.value).__name__ == case["error"]["type"]
+        assert str(raised.value) == case["error"]["message"]
+    else:
+        got = module.compute(predictions=case["predictions"], references=case["references"], **case["options"])
+        same(got, case["value"], case["module"])
+
+
+@pytest.mark.parametrize("name", ["sacrebleu", "chrf", "ter", "wer", "cer"])
+def test_added_inputs_are_computed_with_the_call_s_and_then_forgotten(name: str) -> None:
+    case = next(c for c in CASES if c["module"] == name and not c["options"] and "value" in c)
+    preds, refs = case["predictions"], case["references"]
+    module = evaluate.load(f"evaluate-metric/{name}")
+    module.add_batch(predictions=preds[:2], references=refs[:2])
+    module.add(prediction=preds[2], reference=refs[2])
+    same(module.compute(predictions=preds[3:], references=refs[3:]), case["value"], name)
+    module.add_batch(predictions=preds, references=refs)
+    same(module.compute(), case["value"], name)
+
+
+def test_what_is_not_there_is_refused() -> None:
+    with pytest.raises(TypeError):
+        evaluate.load("sacrebleu").compute(predictions=["a"], references=["a"], nosuch=1)
+    with pytest.raises(ValueError, match="not available yet"):
+        evaluate.load("rouge")
+    with pytest.raises(ValueError, match="no module"):
+        evaluate.load("nosuch")
+    with pytest.raises(ValueError, match="inputs are missing"):
+        evaluate.load("wer").compute(predictions=["a"])
+    with pytest.raises(ValueError):
+        evaluate.load("chrf", config_name="multilingual")
+    assert evaluate.list_evaluation_modules() == ["cer", "chrf", "sacrebleu", "ter", "wer"]
