@@ -7,14 +7,18 @@
 - :mod:`hauser.compat.bert_score`: bert_score's ``score(cands, refs, model_type=DIR, ...)`` on
   local models (wheels built with the neural metrics);
 - :mod:`hauser.compat.evaluate`: Hugging Face evaluate's ``load(name).compute(...)`` for
-  ``sacrebleu``, ``chrf``, ``ter``, ``wer`` and ``cer``.
+  ``sacrebleu``, ``chrf``, ``ter``, ``wer`` and ``cer``;
+- :mod:`hauser.compat.comet`: unbabel-comet's ``download_model``, ``load_from_checkpoint`` and
+  ``predict`` (wheels built with the neural metrics);
+- :mod:`hauser.compat.bleurt`: BLEURT's ``score.BleurtScorer`` (wheels built with the neural
+  metrics).
 
 ``hauser.compat`` is imported on first use, so importing ``hauser`` costs nothing for it.
 """
 
-from . import bert_score, evaluate, sacrebleu
+from . import bert_score, bleurt, comet, evaluate, sacrebleu
 
-__all__ = ["sacrebleu", "bert_score", "evaluate"]
+__all__ = ["sacrebleu", "bert_score", "evaluate", "comet", "bleurt"]
 
 
 def __dir__() -> "list[str]":

@@ -1,0 +1,133 @@
+"""unbabel-comet 2.2.7's Python API over hauser's COMET (``hauser.COMET``), so that a script
+runs with ``import hauser.compat.comet as comet`` (or ``from hauser.compat.comet import
+download_model, load_from_checkpoint``) in place of ``import comet``:
+``load_from_checkpoint(path).predict(samples, batch_size=8, gpus=1)`` returns comet's
+``Prediction``: ``scores`` (a list of floats), ``system_score`` (their mean, as comet sums
+them), and ``metadata`` where the model has it (XCOMET's ``error_spans``).
+
+Every argument of comet's ``predict`` is honoured or refused: ``batch_size`` is the engine's
+batch; ``gpus=0`` runs on the CPU, ``gpus=1`` on a CUDA device when this build and machine have
+one and on the CPU otherwise, as Lightning's ``accelerator="auto"`` does (``accelerator="cpu"``
+keeps the CPU, ``"gpu"`` / ``"cuda"`` require CUDA); ``length_batching`` and ``num_workers``
+change no number here (segments are scored without padding, in this process);
+``progress_bar`` draws nothing (hauser's library calls print nothing); ``gpus`` above 1,
+``devices`` and ``mc_dropout`` are refused with a ``ValueError``.
+"""
+
+import importlib
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from .. import _hauser
+from .._results import Prediction
+
+__all__ = ["download_model", "load_from_checkpoint", "CometModel", "Prediction"]
+
+
+def download_model(
+    model: str,
+    saving_directory: Union[str, Path, None] = None,
+    local_files_only: bool = False,
+) -> str:
+    """comet's ``download_model``: the model's ``checkpoints/model.ckpt`` in the Hugging Face
+    cache (``huggingface_hub.snapshot_download``; ``saving_directory`` is its cache folder).
+    Offline, or without ``huggingface_hub``, a clear error."""
+    try:
+        # Optional: only this function needs it.
+        hub: Any = importlib.import_module("huggingface_hub")
+    except ImportError as e:
+        raise RuntimeError(
+            f"download_model({model!r}) needs huggingface_hub (pip install huggingface_hub), or "
+            "a local checkpoint for load_from_checkpoint"
+        ) from e
+    try:
+        path = hub.snapshot_download(repo_id=model, cache_dir=saving_directory, local_files_only=local_files_only)
+    except Exception as e:  # the hub's own errors: offline, unknown model, gated
+        raise KeyError(f"Model '{model}' not supported by COMET or not reachable: {e}") from e
+    return str(Path(path) / "checkpoints" / "model.ckpt")
+
+
+def _model_dir(checkpoint_path: Union[str, Path]) -> Path:
+    path = Path(checkpoint_path)
+    if not path.is_file():
+        raise Exception(f"Invalid checkpoint path: {path}")
+    # comet reads hparams.yaml from the folder above checkpoints/; so does hauser.
+    return path.parents[1]
+
+
+def load_from_checkpoint(
+    checkpoint_path: str,
+    reload_hparams: bool = False,
+    strict: bool = False,
+    local_files_only: bool = False,
+) -> "CometModel":
+    """comet's ``load_from_checkpoint`` on ``MODEL/checkpoints/model.ckpt``. hauser reads every
+    setting from ``hparams.yaml`` and every tensor of the checkpoint (a checkpoint it cannot use
+    fully is an error), so ``reload_hparams`` and ``strict`` change nothing; the encoder comes
+    from the checkpoint itself, so ``local_files_only`` neither."""
+    del reload_hparams, strict, local_files_only
+    return CometModel(_model_dir(checkpoint_path))
+
+
+class CometModel:
+    """A loaded checkpoint: ``predict`` as comet's."""
+
+    def __init__(self, model_dir: Path) -> None:
+        if not _hauser.NEURAL:
+            raise RuntimeError("hauser.compat.comet needs a wheel built with the neural metrics")
+        self.model_dir = model_dir
+        self._engines: Dict[Any, Any] = {}
+        # Loaded once now, so that a bad checkpoint fails here as in comet.
+        self._engine(16, "cpu")
+
+    def _engine(self, batch_size: int, device: str) -> Any:
+        key = (batch_size, device)
+        if key not in self._engines:
+            self._engines[key] = _hauser.COMET(str(self.model_dir), batch_size=batch_size, device=device)
+        return self._engines[key]
+
+    def _device(self, gpus: int, accelerator: str) -> str:
+        if gpus == 0 or accelerator == "cpu":
+            return "cpu"
+        if accelerator not in ("auto", "gpu", "cuda"):
+            raise ValueError(f"accelerator {accelerator!r}: hauser runs on 'cpu' or 'cuda' ('gpu', 'auto')")
+        try:
+            self._engine(16, "cuda")
+            return "cuda"
+        except Exception:
+            if accelerator == "auto":
+                return "cpu"
+            raise
+
+    def predict(
+        self,
+        samples: Sequence[Dict[str, str]],
+        batch_size: int = 16,
+        gpus: int = 1,
+        devices: Union[List[int], str, int, None] = None,
+        mc_dropout: int = 0,
+        progress_bar: bool = True,
+        accelerator: str = "auto",
+        num_workers: Optional[int] = None,
+        length_batching: bool = True,
+    ) -> Prediction:
+        """Scores ``samples`` (dicts of ``src``, ``mt``, ``ref``) as comet's ``predict``."""
+        del progress_bar, num_workers, length_batching
+        if gpus > 1:
+            raise ValueError(f"gpus={gpus}: hauser scores on one device")
+        if devices is not None:
+            raise ValueError("devices: hauser picks the device from gpus and accelerator")
+        if mc_dropout:
+            raise ValueError("mc_dropout: Monte Carlo dropout is not available in hauser")
+        out = self._engine(batch_size, self._device(gpus, accelerator)).predict(list(samples))
+        scores = [float(s) for s in out.scores]
+        result: Dict[str, Any] = {"scores": scores, "system_score": sum(scores) / len(scores)}
+        if out.get("metadata"):
+            result["metadata"] = {
+                k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in out.metadata.items()
+            }
+        return Prediction(result)
+
+
+def __dir__() -> List[str]:
+    return sorted(__all__)

@@ -1,0 +1,104 @@
+"""``hauser.compat.comet`` and ``hauser.compat.bleurt`` against the references their fixtures
+store (unbabel-comet 2.2.7's ``predict``: tools/gen/gen_comet_fixtures.py,
+tools/gen/gen_comet_unified_fixtures.py; bleurt-pytorch: tools/gen/gen_bleurt_fixture.py,
+tools/gen/gen_bleurt20_fixtures.py), with comet's and BLEURT's return types; the arguments each
+refuses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import hauser
+from hauser.compat import comet
+from hauser.compat.bleurt import score
+
+from conftest import NLI_FIXTURES
+
+pytestmark = pytest.mark.skipif(not hauser.NEURAL, reason="built without the neural feature")
+
+TOL = 1e-5
+
+
+def reference(*parts: str):
+    return json.loads(NLI_FIXTURES.joinpath(*parts, "reference.json").read_text())
+
+
+@pytest.mark.parametrize("form", ["bleurt", "bleurt-20", "bleurt-20-d"])
+def test_bleurt_scorer_matches_bleurt_pytorch(form):
+    r = reference(form)
+    scorer = score.BleurtScorer(str(NLI_FIXTURES / form))
+    got = scorer.score(references=r["references"], candidates=r["candidates"], batch_size=2)
+    assert isinstance(got, list) and all(type(s) is float for s in got)
+    assert got == pytest.approx(r["scores"], abs=TOL)
+    assert score.LengthBatchingBleurtScorer(str(NLI_FIXTURES / form)).score(
+        references=r["references"], candidates=r["candidates"]
+    ) == pytest.approx(got, abs=1e-6)
+    with pytest.raises(AssertionError):
+        scorer.score(r["references"], r["candidates"])
+    with pytest.raises(AssertionError):
+        scorer.score(references=r["references"][:1], candidates=r["candidates"])
+    with pytest.raises(ValueError):
+        score.BleurtScorer()
+
+
+def _ckpt(*parts: str) -> str:
+    return str(NLI_FIXTURES.joinpath(*parts, "checkpoints", "model.ckpt"))
+
+
+def test_comet_predict_matches_unbabel_comet():
+    r = reference("comet")
+    rows = [{"src": s, "mt": m, "ref": f} for s, m, f in zip(r["src"], r["mt"], r["ref"])]
+    for name in ("estimator", "regression"):
+        model = comet.load_from_checkpoint(_ckpt("comet", name))
+        out = model.predict(rows, batch_size=2, gpus=0, progress_bar=False)
+        assert isinstance(out.scores, list) and all(type(s) is float for s in out.scores)
+        assert out.scores == pytest.approx(r["models"][name]["scores"], abs=TOL)
+        assert out["system_score"] == sum(out.scores) / len(out.scores)
+        assert "metadata" not in out
+        # gpus=1 with accelerator="auto" runs where comet's Lightning would: the CPU here.
+        assert model.predict(rows, batch_size=8, gpus=1).scores == pytest.approx(out.scores, abs=1e-6)
+
+
+def _unified_cases():
+    r = reference("comet-unified")
+    return [pytest.param(m, mode, id=f"{m}-{mode}") for m, modes in r["models"].items() for mode in modes]
+
+
+@pytest.mark.parametrize("name,mode", _unified_cases())
+def test_comet_unified_models_and_spans(name, mode):
+    r = reference("comet-unified")
+    want = r["models"][name][mode]
+    rows = []
+    for s, m, f in zip(r["src"], r["mt"], r["ref"]):
+        row = {"mt": m}
+        if "src" in mode:
+            row["src"] = s
+        if "ref" in mode:
+            row["ref"] = f
+        rows.append(row)
+    out = comet.load_from_checkpoint(_ckpt("comet-unified", name)).predict(rows, gpus=0)
+    assert out.scores == pytest.approx(want["scores"], abs=TOL)
+    if "error_spans" in want:
+        assert [[(s["text"], s["severity"], s["start"], s["end"]) for s in spans] for spans in out.metadata.error_spans] == [
+            [(s["text"], s["severity"], s["start"], s["end"]) for s in spans] for spans in want["error_spans"]
+        ]
+
+
+def test_comet_ranking_and_qe_classes():
+    r = reference("comet")
+    for name, keys in (("cls", ("src", "mt", "ref")), ("qe", ("src", "mt"))):
+        rows = [dict(zip(keys, t)) for t in zip(*(r[k] for k in keys))]
+        out = comet.load_from_checkpoint(_ckpt("comet", name)).predict(rows, gpus=0)
+        assert out.scores == pytest.approx(r["models"][name]["scores"], abs=TOL)
+
+
+def test_comet_refuses_what_it_cannot_honour(tmp_path):
+    model = comet.load_from_checkpoint(_ckpt("comet", "estimator"))
+    rows = [{"src": "a", "mt": "b", "ref": "c"}]
+    for kwargs in ({"gpus": 2}, {"devices": [0]}, {"mc_dropout": 3}, {"gpus": 1, "accelerator": "tpu"}):
+        with pytest.raises(ValueError):
+            model.predict(rows, **kwargs)
+    with pytest.raises(Exception, match="Invalid checkpoint path"):
+        comet.load_from_checkpoint(str(tmp_path / "nothing.ckpt"))
