@@ -73,4 +73,26 @@ def test_what_is_not_there_is_refused() -> None:
         evaluate.load("wer").compute(predictions=["a"])
     with pytest.raises(ValueError):
         evaluate.load("chrf", config_name="multilingual")
-    assert evaluate.list_evaluation_modules() == ["cer", "chrf", "sacrebleu", "ter", "wer"]
+    assert evaluate.list_evaluation_modules() == ["bleurt", "cer", "chrf", "comet", "sacrebleu", "ter", "wer"]
+
+
+@pytest.mark.skipif(not __import__("hauser").NEURAL, reason="built without the neural feature")
+def test_comet_and_bleurt_modules_on_local_checkpoints() -> None:
+    from conftest import NLI_FIXTURES
+
+    r = json.loads((NLI_FIXTURES / "comet" / "reference.json").read_text())
+    module = evaluate.load("comet", config_name=str(NLI_FIXTURES / "comet" / "estimator"))
+    out = module.compute(sources=r["src"], predictions=r["mt"], references=r["ref"], gpus=0)
+    assert list(out) == ["mean_score", "scores"]
+    assert out["scores"] == pytest.approx(r["models"]["estimator"]["scores"], abs=1e-5)
+    assert out["mean_score"] == sum(out["scores"]) / len(out["scores"])
+    module.add(prediction=r["mt"][0], reference=r["ref"][0], sources=r["src"][0])
+    assert module.compute(gpus=0)["scores"] == pytest.approx(out["scores"][:1], abs=1e-6)
+    with pytest.raises(ValueError, match="inputs are missing"):
+        module.compute(predictions=r["mt"], references=r["ref"])
+    b = json.loads((NLI_FIXTURES / "bleurt-20" / "reference.json").read_text())
+    bleurt = evaluate.load("bleurt", config_name=str(NLI_FIXTURES / "bleurt-20"))
+    got = bleurt.compute(predictions=b["candidates"], references=b["references"])
+    assert list(got) == ["scores"] and got["scores"] == pytest.approx(b["scores"], abs=1e-5)
+    with pytest.raises(KeyError):
+        evaluate.load("bleurt", config_name="bleurt-base-128")

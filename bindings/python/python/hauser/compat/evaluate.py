@@ -5,14 +5,16 @@ Each module takes the keyword arguments of its metric script in huggingface/eval
 a7dd338) with the same defaults, and returns the same value: a dict with the same keys and types
 for ``sacrebleu``, ``chrf`` and ``ter`` (sacreBLEU 2.4.3 through :mod:`hauser.compat.sacrebleu`),
 a float for ``wer`` and ``cer`` (jiwer 4.0.0's, as evaluate computes them: summed edits over
-summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus value).
+summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus value), and
+``comet`` / ``bleurt`` on the checkpoint ``config_name`` names (:mod:`hauser.compat.comet`,
+:mod:`hauser.compat.bleurt`).
 ``add`` / ``add_batch`` collect inputs that the next ``compute`` scores together with its own,
 and ``compute`` then starts afresh, as in evaluate. An argument a module does not take is a
 ``TypeError``, as it is in evaluate; a module that is not here yet is a ``ValueError`` naming
 the ones that are.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import metrics as _metrics
 from . import sacrebleu as _sacrebleu
@@ -128,14 +130,68 @@ def _error_rate(name: str) -> Callable[..., Union[float, int]]:
     return compute
 
 
-_MODULES: Dict[str, Callable[..., Result]] = {
-    "sacrebleu": _sacrebleu_compute,
-    "chrf": _chrf_compute,
-    "ter": _ter_compute,
-    "wer": _error_rate("wer"),
-    "cer": _error_rate("cer"),
+def _comet(config_name: str) -> Callable[..., Result]:
+    """evaluate's comet: the checkpoint ``config_name`` names (a hub id through
+    ``download_model``, or here also a local ``model.ckpt`` or model folder; default
+    Unbabel/wmt22-comet-da), loaded when the module is."""
+    from pathlib import Path
+
+    from . import comet
+
+    name = "Unbabel/wmt22-comet-da" if config_name == "default" else config_name
+    local = Path(name)
+    if local.is_dir():
+        local = local / "checkpoints" / "model.ckpt"
+    scorer = comet.load_from_checkpoint(str(local) if local.is_file() else comet.download_model(name))
+
+    def compute(
+        sources: List[str],
+        predictions: List[str],
+        references: List[str],
+        gpus: Optional[int] = None,
+        progress_bar: bool = False,
+    ) -> Dict[str, Any]:
+        data = [{"src": s, "mt": m, "ref": r} for s, m, r in zip(sources, predictions, references)]
+        # evaluate: a GPU when torch sees one; here, when hauser's build and machine have one.
+        output = scorer.predict(data, gpus=1 if gpus is None else gpus, progress_bar=progress_bar)
+        return {"mean_score": output.system_score, "scores": output.scores}
+
+    return compute
+
+
+def _bleurt(config_name: str) -> Callable[..., Result]:
+    """evaluate's bleurt on a local bleurt-pytorch checkpoint folder (``config_name``); BLEURT's
+    TensorFlow checkpoint names, which evaluate downloads, are refused."""
+    from pathlib import Path
+
+    from .bleurt import score
+
+    if not Path(config_name).is_dir():
+        raise KeyError(
+            f"{config_name} model not found: give config_name a local BLEURT checkpoint folder "
+            "(bleurt-pytorch form); BLEURT's TensorFlow checkpoints are not loaded"
+        )
+    scorer = score.BleurtScorer(config_name)
+
+    def compute(predictions: List[str], references: List[str]) -> Dict[str, Any]:
+        return {"scores": scorer.score(references=references, candidates=predictions)}
+
+    return compute
+
+
+_TEXT = ["predictions", "references"]
+# name -> (input features, the module's compute for a configuration name)
+_MODULES: Dict[str, Tuple[List[str], Callable[[str], Callable[..., Result]]]] = {
+    "sacrebleu": (_TEXT, lambda _: _sacrebleu_compute),
+    "chrf": (_TEXT, lambda _: _chrf_compute),
+    "ter": (_TEXT, lambda _: _ter_compute),
+    "wer": (_TEXT, lambda _: _error_rate("wer")),
+    "cer": (_TEXT, lambda _: _error_rate("cer")),
+    "comet": (["sources", *_TEXT], _comet),
+    "bleurt": (_TEXT, _bleurt),
 }
-_NOT_YET = ["bleu", "rouge", "meteor", "bertscore", "comet", "bleurt"]
+_CONFIGURED = {"comet", "bleurt"}
+_NOT_YET = ["bleu", "rouge", "meteor", "bertscore"]
 
 
 def list_evaluation_modules() -> List[str]:
@@ -146,40 +202,51 @@ def list_evaluation_modules() -> List[str]:
 class EvaluationModule:
     """One loaded module: ``compute``, ``add``, ``add_batch``, as evaluate's."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, config_name: str = "default") -> None:
         self.name = name
-        self._compute = _MODULES[name]
-        self._predictions: List[Any] = []
-        self._references: List[Any] = []
+        self.config_name = config_name
+        features, make = _MODULES[name]
+        self._features = features
+        self._compute = make(config_name)
+        self._inputs: Dict[str, List[Any]] = {f: [] for f in features}
 
-    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
-        """Adds one prediction and its reference(s) for the next ``compute``."""
-        self._predictions.append(prediction)
-        self._references.append(reference)
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+        """Adds one prediction and its reference(s) (and, for comet, ``sources=`` its source) for
+        the next ``compute``."""
+        bad = [k for k in kwargs if k not in self._features]
+        if bad:
+            raise ValueError(f"Bad inputs for evaluation module: {bad}. All required inputs are {self._features}")
+        one = {"predictions": prediction, "references": reference, **kwargs}
+        self.add_batch(**{k: [v] for k, v in one.items()})
 
-    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
-        """Adds predictions and their references for the next ``compute``."""
-        predictions, references = list(predictions or []), list(references or [])
-        if len(predictions) != len(references):
-            raise ValueError(
-                f"Mismatch in the number of predictions ({len(predictions)}) and references ({len(references)})"
-            )
-        self._predictions += predictions
-        self._references += references
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+        """Adds predictions and their references (and sources, for comet) for the next
+        ``compute``."""
+        batch = {"predictions": predictions, "references": references, **kwargs}
+        unknown = sorted(set(batch) - set(self._features))
+        if unknown:
+            raise ValueError(f"Evaluation module inputs don't match the expected format: {unknown}")
+        columns = {f: list(batch.get(f) or []) for f in self._features}
+        lengths = {f: len(v) for f, v in columns.items()}
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"Mismatch in the number of inputs: {lengths}")
+        for f, v in columns.items():
+            self._inputs[f] += v
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Result:
-        """Scores what was added and ``predictions`` / ``references``, with the module's options
-        as keyword arguments; then forgets the inputs."""
-        if predictions is not None or references is not None:
-            if predictions is None or references is None:
-                missing = ["predictions" if predictions is None else "references"]
+        """Scores what was added and the given inputs, with the module's options as keyword
+        arguments; then forgets the inputs."""
+        given = {"predictions": predictions, "references": references}
+        given.update({k: kwargs.pop(k) for k in list(kwargs) if k in self._features})
+        if any(v is not None for v in given.values()):
+            missing = [f for f in self._features if given.get(f) is None]
+            if missing:
                 raise ValueError(
-                    f"Evaluation module inputs are missing: {missing}. All required inputs are ['predictions', 'references']"
+                    f"Evaluation module inputs are missing: {missing}. All required inputs are {self._features}"
                 )
-            self.add_batch(predictions=predictions, references=references)
-        preds, refs = self._predictions, self._references
-        self._predictions, self._references = [], []
-        return self._compute(preds, refs, **kwargs)
+            self.add_batch(**given)
+        inputs, self._inputs = self._inputs, {f: [] for f in self._features}
+        return self._compute(**inputs, **kwargs)
 
     def __repr__(self) -> str:
         return f'EvaluationModule(name: "{self.name}", module_type: "metric")'
@@ -195,22 +262,22 @@ def load(
 ) -> EvaluationModule:
     """evaluate's ``load``: ``path`` is the module's name (``"sacrebleu"``, or the hub id
     ``"evaluate-metric/sacrebleu"``). Everything is kept in memory (``keep_in_memory`` changes
-    nothing); one process only (``process_id`` 0, ``num_process`` 1); the metrics here have no
-    configurations (``config_name`` ``None`` or ``"default"``)."""
+    nothing); one process only (``process_id`` 0, ``num_process`` 1). ``config_name`` is comet's
+    checkpoint and bleurt's; the other metrics have none (``None`` or ``"default"``)."""
     name = path[len("evaluate-metric/"):] if path.startswith("evaluate-metric/") else path
     if name not in _MODULES:
         later = f" ({', '.join(_NOT_YET)} are not available yet)" if name in _NOT_YET else ""
         raise ValueError(
             f"hauser.compat.evaluate has no module {path!r}{later}; it has {', '.join(list_evaluation_modules())}"
         )
-    if config_name not in (None, "default"):
+    if config_name not in (None, "default") and name not in _CONFIGURED:
         raise ValueError(f"{name} has no configuration {config_name!r}")
     if module_type not in (None, "metric"):
         raise ValueError(f"{name} is a metric, not a {module_type}")
     if process_id != 0 or num_process != 1:
         raise ValueError("hauser.compat.evaluate runs in one process (process_id=0, num_process=1)")
     del keep_in_memory
-    return EvaluationModule(name)
+    return EvaluationModule(name, config_name or "default")
 
 
 def __dir__() -> List[str]:
