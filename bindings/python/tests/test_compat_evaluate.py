@@ -73,7 +73,7 @@ def test_what_is_not_there_is_refused() -> None:
         evaluate.load("wer").compute(predictions=["a"])
     with pytest.raises(ValueError):
         evaluate.load("chrf", config_name="multilingual")
-    assert evaluate.list_evaluation_modules() == ["bleurt", "cer", "chrf", "comet", "sacrebleu", "ter", "wer"]
+    assert evaluate.list_evaluation_modules() == ["bertscore", "bleurt", "cer", "chrf", "comet", "sacrebleu", "ter", "wer"]
 
 
 @pytest.mark.skipif(not __import__("hauser").NEURAL, reason="built without the neural feature")
@@ -96,3 +96,31 @@ def test_comet_and_bleurt_modules_on_local_checkpoints() -> None:
     assert list(got) == ["scores"] and got["scores"] == pytest.approx(b["scores"], abs=1e-5)
     with pytest.raises(KeyError):
         evaluate.load("bleurt", config_name="bleurt-base-128")
+
+
+@pytest.mark.skipif(not __import__("hauser").NEURAL, reason="built without the neural feature")
+def test_bertscore_module_is_bert_scores() -> None:
+    from conftest import METRIC_FIXTURES, NLI_FIXTURES
+
+    from hauser.compat.bert_score import get_hash
+
+    fx = json.loads((METRIC_FIXTURES / "neural_bertscore.json").read_text())
+    module = evaluate.load("bertscore")
+    checked = 0
+    for case in fx["cases"]:
+        d = NLI_FIXTURES / case["model"]
+        if not d.exists() or case["prefix_space"] is not None or case["baseline"]:
+            continue
+        out = module.compute(
+            predictions=fx["candidates"], references=fx["references"], model_type=str(d),
+            num_layers=case["layer"], idf=case["idf"], lang="en",
+        )
+        assert list(out) == ["precision", "recall", "f1", "hashcode"]
+        for key in ("precision", "recall", "f1"):
+            assert isinstance(out[key], list)
+            assert out[key] == pytest.approx(case[key], abs=fx["tolerance"])
+        assert out["hashcode"] == get_hash(str(d), case["layer"], case["idf"], False, False, False)
+        checked += 1
+    assert checked >= 1
+    with pytest.raises(ValueError, match="must be specified"):
+        module.compute(predictions=["a"], references=["a"])

@@ -7,7 +7,7 @@ for ``sacrebleu``, ``chrf`` and ``ter`` (sacreBLEU 2.4.3 through :mod:`hauser.co
 a float for ``wer`` and ``cer`` (jiwer 4.0.0's, as evaluate computes them: summed edits over
 summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus value), and
 ``comet`` / ``bleurt`` on the checkpoint ``config_name`` names (:mod:`hauser.compat.comet`,
-:mod:`hauser.compat.bleurt`).
+:mod:`hauser.compat.bleurt`), ``bertscore`` through :mod:`hauser.compat.bert_score`.
 ``add`` / ``add_batch`` collect inputs that the next ``compute`` scores together with its own,
 and ``compute`` then starts afresh, as in evaluate. An argument a module does not take is a
 ``TypeError``, as it is in evaluate; a module that is not here yet is a ``ValueError`` naming
@@ -179,6 +179,57 @@ def _bleurt(config_name: str) -> Callable[..., Result]:
     return compute
 
 
+def _bertscore(config_name: str) -> Callable[..., Result]:
+    """evaluate's bertscore: bert_score 0.3.13's ``score`` (:mod:`hauser.compat.bert_score`)
+    with the script's arguments, as lists and the setting's hash."""
+    del config_name
+
+    def compute(
+        predictions: List[str],
+        references: List[Any],
+        lang: Optional[str] = None,
+        model_type: Optional[str] = None,
+        num_layers: Optional[int] = None,
+        verbose: bool = False,
+        idf: bool = False,
+        device: Optional[str] = None,
+        batch_size: int = 64,
+        nthreads: int = 4,
+        all_layers: bool = False,
+        rescale_with_baseline: bool = False,
+        baseline_path: Optional[str] = None,
+        use_fast_tokenizer: bool = False,
+    ) -> Dict[str, Any]:
+        from . import bert_score
+
+        if model_type is None and lang is None:
+            raise ValueError(
+                "Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli')"
+                " must be specified"
+            )
+        refs = [[r] if isinstance(r, str) else list(r) for r in references]
+        (p, r, f), hashcode = bert_score.score(
+            predictions,
+            refs,
+            model_type=model_type,
+            num_layers=num_layers,
+            verbose=verbose,
+            idf=idf,
+            device=device,
+            batch_size=batch_size,
+            nthreads=nthreads,
+            all_layers=all_layers,
+            lang=lang,
+            return_hash=True,
+            rescale_with_baseline=rescale_with_baseline,
+            baseline_path=baseline_path,
+            use_fast_tokenizer=use_fast_tokenizer,
+        )
+        return {"precision": p.tolist(), "recall": r.tolist(), "f1": f.tolist(), "hashcode": hashcode}
+
+    return compute
+
+
 _TEXT = ["predictions", "references"]
 # name -> (input features, the module's compute for a configuration name)
 _MODULES: Dict[str, Tuple[List[str], Callable[[str], Callable[..., Result]]]] = {
@@ -189,9 +240,10 @@ _MODULES: Dict[str, Tuple[List[str], Callable[[str], Callable[..., Result]]]] = 
     "cer": (_TEXT, lambda _: _error_rate("cer")),
     "comet": (["sources", *_TEXT], _comet),
     "bleurt": (_TEXT, _bleurt),
+    "bertscore": (_TEXT, _bertscore),
 }
 _CONFIGURED = {"comet", "bleurt"}
-_NOT_YET = ["bleu", "rouge", "meteor", "bertscore"]
+_NOT_YET = ["bleu", "rouge", "meteor"]
 
 
 def list_evaluation_modules() -> List[str]:
