@@ -6,7 +6,9 @@ prediction, empty predictions, whitespace of every kind, casing, punctuation, CJ
 options, and what the script's `_compute` returns (`value`) or the exception it raises
 (`error`: type and message). The scripts are huggingface/evaluate's metrics/NAME/NAME.py at
 commit a7dd338, run directly (`_compute`), since the hub is not reachable in tests; their
-packages: evaluate 0.4.6, sacrebleu 2.4.3, jiwer 4.0.0, rapidfuzz 3.14.6.
+packages: evaluate 0.4.6, sacrebleu 2.4.3, jiwer 4.0.0, rapidfuzz 3.14.6, nltk 3.10.4 (meteor,
+with the Punkt model of figlang-metrics/data/punkt_english and WordNet 3.0 from WORDNET_DIR,
+default /usr/share/wordnet).
 
 Usage, from the repository root, with a checkout of huggingface/evaluate at that commit:
     EVALUATE_REPO=/path/to/evaluate python tools/gen/gen_evaluate_fixtures.py
@@ -18,7 +20,16 @@ import os
 import subprocess
 from importlib.metadata import version
 
+import shutil
+import sys
+import tempfile
+
+import nltk
+
 import evaluate
+
+sys.path.insert(0, os.path.dirname(__file__))
+from nltk_wordnet import wordnet_reader  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "bindings", "python", "tests", "fixtures", "evaluate_compute.json")
@@ -74,7 +85,20 @@ CASES = [
     ("cer", HYPS, REFS, {}),
     ("cer", HYPS, REFS, {"concatenate_texts": True}),
     ("cer", ["  abc "], ["abd"], {}),
+    ("meteor", HYPS, REFS, {}),
+    ("meteor", HYPS, MULTI, {}),
 ]
+
+
+def nltk_data():
+    """An NLTK data root with our Punkt model and WordNet 3.0 from WORDNET_DIR (meteor's
+    word_tokenize and synonyms), instead of the downloads of the script's
+    `_download_and_prepare`."""
+    root = tempfile.mkdtemp(prefix="nltk_data_")
+    shutil.copytree(os.path.join(ROOT, "figlang-metrics", "data", "punkt_english"),
+                    os.path.join(root, "tokenizers", "punkt_tab", "english"))
+    wordnet_reader(root)
+    return root
 
 
 def script(name, repo):
@@ -93,17 +117,21 @@ def main():
     repo = os.environ["EVALUATE_REPO"]
     head = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     assert head.startswith(COMMIT), f"{repo} is at {head}, not {COMMIT}"
+    nltk.data.path.insert(0, nltk_data())
     cases = []
     for name, hyps, refs, options in CASES:
         case = {"module": name, "predictions": hyps, "references": refs, "options": options}
         try:
-            case["value"] = script(name, repo)._compute(predictions=hyps, references=refs, **options)
+            value = script(name, repo)._compute(predictions=hyps, references=refs, **options)
+            # meteor's mean is a NumPy float64; JSON keeps the number.
+            case["value"] = {k: float(v) for k, v in value.items()} if name == "meteor" else value
         except Exception as e:  # noqa: BLE001 - the fixture records what the script raises
             case["error"] = {"type": type(e).__name__, "message": str(e)}
         cases.append(case)
     fixture = {
         "reference": f"huggingface/evaluate {COMMIT} metric scripts; evaluate {version('evaluate')}, "
-        f"sacrebleu {version('sacrebleu')}, jiwer {version('jiwer')}, rapidfuzz {version('rapidfuzz')}",
+        f"sacrebleu {version('sacrebleu')}, jiwer {version('jiwer')}, rapidfuzz {version('rapidfuzz')}, "
+        f"nltk {version('nltk')}",
         "tolerance": 1e-9,
         "cases": cases,
     }

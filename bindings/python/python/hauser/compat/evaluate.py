@@ -107,6 +107,28 @@ def _ter_compute(
     return {"score": output.score, "num_edits": output.num_edits, "ref_length": output.ref_length}
 
 
+def _meteor_compute(
+    predictions: List[str],
+    references: List[Any],
+    alpha: float = 0.9,
+    beta: float = 3,
+    gamma: float = 0.5,
+) -> Dict[str, Any]:
+    """evaluate's meteor with NLTK >= 3.6.5: NLTK 3.10.4's ``meteor_score`` on ``word_tokenize``
+    tokens (``hauser metric meteor``, WordNet 3.0 from ``/usr/share/wordnet``), the mean over
+    predictions as a NumPy float. Only NLTK's default parameters are available."""
+    import numpy as np
+
+    if (alpha, beta, gamma) != (0.9, 3, 0.5):
+        raise ValueError(
+            f"alpha={alpha}, beta={beta}, gamma={gamma}: hauser's METEOR takes NLTK's defaults "
+            "(0.9, 3, 0.5) only"
+        )
+    refs = [list(r) if isinstance(r, list) else [r] for r in references]
+    scores = _metrics.Metric("meteor").sentence(list(predictions), refs, refs_per_hyp=True)
+    return {"meteor": np.mean(np.asarray(scores, dtype=np.float64))}
+
+
 def _error_rate(name: str) -> Callable[..., Union[float, int]]:
     """evaluate's wer / cer with jiwer 4: without ``concatenate_texts``, the edits of every pair
     over their reference lengths (a ``ZeroDivisionError`` when all references are empty, as
@@ -241,9 +263,10 @@ _MODULES: Dict[str, Tuple[List[str], Callable[[str], Callable[..., Result]]]] = 
     "comet": (["sources", *_TEXT], _comet),
     "bleurt": (_TEXT, _bleurt),
     "bertscore": (_TEXT, _bertscore),
+    "meteor": (_TEXT, lambda _: _meteor_compute),
 }
 _CONFIGURED = {"comet", "bleurt"}
-_NOT_YET = ["bleu", "rouge", "meteor"]
+_NOT_YET = ["bleu", "rouge"]
 
 
 def list_evaluation_modules() -> List[str]:
