@@ -85,17 +85,7 @@ pub fn kendall_tau(x: &[f64], y: &[f64], variant: TauVariant) -> StatsResult<Cor
     }
     let pairs = count_pairs(x, y);
     let con_minus_dis = pairs.concordant as f64 - pairs.discordant as f64;
-    let tau = match variant {
-        TauVariant::B => {
-            con_minus_dis / ((tot - xtie) as f64).sqrt() / ((tot - ytie) as f64).sqrt()
-        }
-        TauVariant::C => {
-            let min_classes = dense_ranks(x).1.min(dense_ranks(y).1) as u64;
-            let denom = (n64 * n64 * (min_classes - 1)) as f64 / min_classes as f64;
-            2.0 * con_minus_dis / denom
-        }
-    }
-    .clamp(-1.0, 1.0);
+    let tau = tau_b_or_c(variant, con_minus_dis, tot, xtie, ytie, x, y).clamp(-1.0, 1.0);
 
     let dis = pairs.discordant;
     let exact = xtie == 0 && ytie == 0 && (n <= 33 || dis.min(tot - dis) <= 1);
@@ -114,6 +104,33 @@ pub fn kendall_tau(x: &[f64], y: &[f64], variant: TauVariant) -> StatsResult<Cor
         p_value,
         n,
     })
+}
+
+/// Tau-b or tau-c from the pair counts of `x` and `y` (n items, `tot` pairs, `xtie` / `ytie`
+/// pairs tied in x / y, joint ties included), unclamped. Shared with the mt-metrics-eval variants
+/// (`kendall_variants`), which pass the metric as `x`: the divisions then happen in the same
+/// order as in `stats.KendallVariants`, so the two agree to the last bit where they can.
+/// The caller has ruled out `xtie == tot` and `ytie == tot` (NaN cases).
+pub(crate) fn tau_b_or_c(
+    variant: TauVariant,
+    con_minus_dis: f64,
+    tot: u64,
+    xtie: u64,
+    ytie: u64,
+    x: &[f64],
+    y: &[f64],
+) -> f64 {
+    match variant {
+        TauVariant::B => {
+            con_minus_dis / ((tot - xtie) as f64).sqrt() / ((tot - ytie) as f64).sqrt()
+        }
+        TauVariant::C => {
+            let n64 = x.len() as u64;
+            let min_classes = dense_ranks(x).1.min(dense_ranks(y).1) as u64;
+            let denom = (n64 * n64 * (min_classes - 1)) as f64 / min_classes as f64;
+            2.0 * con_minus_dis / denom
+        }
+    }
 }
 
 /// Exact two-sided p-value of Kendall's statistic with `c` concordant pairs among n untied items

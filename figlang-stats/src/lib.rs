@@ -2,7 +2,9 @@
 //!
 //! Statistics for meta-evaluation: correlations with SciPy-exact p-values, system- and
 //! segment-level meta-evaluation, resampling tests, inter-rater agreement, ranking and
-//! classification measures.
+//! classification measures; and the WMT metrics task's meta-evaluation as Google's
+//! mt-metrics-eval computes it (Kendall variants with tie calibration, grouped correlations,
+//! pairwise and soft pairwise accuracy, PERM-BOTH significance and clusters).
 //!
 //! Conventions: inputs are `f64` slices; mismatched lengths, too few items and non-finite values
 //! are [`StatsError`]s; degenerate but valid input (a constant vector) gives NaN statistics, as
@@ -27,18 +29,24 @@ mod classification;
 mod correlation;
 mod dist;
 mod error;
+mod grouping;
 mod kendall;
+mod kendall_variants;
 mod krippendorff;
 mod meta;
 // NumPy's random streams, shared with figlang-metrics' significance tests (not a stable API).
 #[doc(hidden)]
 pub mod numpy_rng;
+mod pairwise_permutation;
 mod permutation;
 mod rank;
 mod ranking;
 mod resample;
 mod rng;
+mod system_accuracy;
+mod tie_calibration;
 mod ttest;
+mod wmt_significance;
 
 pub use agreement::{
     cohen_kappa, fleiss_kappa, leave_one_out, pairwise_pearson, zscore, zscore_by_group,
@@ -49,12 +57,17 @@ pub use classification::{
 };
 pub use correlation::{fisher_z_interval, pearson, spearman, ConfidenceInterval, Correlation};
 pub use error::{StatsError, StatsResult};
+pub use grouping::{
+    average_correlation, AverageOptions, AveragedCorrelation, Grouping, PackedScores,
+};
 pub use kendall::{kendall_tau, wmt_kendall_tau, TauVariant, WmtTau};
+pub use kendall_variants::{kendall_variant, tau_counts, KendallVariant, TauCounts};
 pub use krippendorff::{krippendorff_alpha, Level};
 pub use meta::{
     meta_evaluate, segment_taus, segment_wmt_tau, top_n_analysis, MetaEvalData, MetaEvalReport,
     TopN,
 };
+pub use pairwise_permutation::pairwise_permutation_sig_diff;
 pub use permutation::{
     permutation_test, permutation_test_monitored, permutation_test_paired,
     permutation_test_paired_monitored, CorrelationKind, PermutationResult,
@@ -66,4 +79,9 @@ pub use resample::{
     bootstrap_meta_eval_with_segments, williams_test, williams_test_from_r, BootstrapConfig,
     BootstrapInterval, MetaEvalBootstrap, WilliamsTest,
 };
+pub use system_accuracy::{pairwise_accuracy, soft_pairwise_accuracy, PairwiseAccuracy};
+pub use tie_calibration::{kendall_with_ties_opt, PairSampling, TieCalibration};
 pub use ttest::{ttest_rel, Alternative, TTest};
+pub use wmt_significance::{
+    permutation_sig_diff, significance_clusters, PermSigDiff, PermSigDiffConfig,
+};

@@ -6,7 +6,9 @@
 //! - [`Pcg64`]: `PCG64` (128-bit LCG with the default multiplier, XSL-RR output), seeded from
 //!   four 64-bit `SeedSequence` words, with NumPy's 32-bit half buffer (`next_uint32` hands out
 //!   the low then the high half of one 64-bit draw).
-//! - [`Mt19937`]: the legacy `RandomState` generator as `np.random.seed(int)` seeds it.
+//! - [`Mt19937`]: the legacy `RandomState` generator as `np.random.seed(int)` seeds it, and
+//!   [`legacy_random_sample`], its `random_sample` doubles.
+//! - [`random_f32`]: `Generator.random(dtype=np.float32)`.
 //! - [`bounded_fill`]: `Generator.integers(0, n, size, dtype=int64)` (Lemire's method, 32-bit
 //!   path when `n - 1` fits 32 bits) and `RandomState.randint(0, n, size)` (masked rejection),
 //!   and [`BoolStream`]: `Generator.integers(2, size, dtype=bool)` (one 32-bit draw per 32 coins,
@@ -270,6 +272,20 @@ impl BitGen for Mt19937 {
         y ^= (y << 15) & 0xefc6_0000;
         y ^ (y >> 18)
     }
+}
+
+/// `RandomState.random_sample()` (`np.random.random()`, and through it the legacy
+/// `np.random.binomial(1, p)`): MT19937's 53-bit double from two 32-bit draws,
+/// `((a >> 5) * 2^26 + (b >> 6)) / 2^53`.
+pub fn legacy_random_sample(g: &mut Mt19937) -> f64 {
+    let a = g.next_u32() >> 5;
+    let b = g.next_u32() >> 6;
+    (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
+}
+
+/// `Generator.random(dtype=np.float32)`: the top 24 bits of one 32-bit draw, times 2^-24.
+pub fn random_f32<G: BitGen>(g: &mut G) -> f32 {
+    (g.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)
 }
 
 /// How a bounded integer is drawn.

@@ -5,5 +5,6 @@
 mod stats_common;
 mod stats_golden;
 mod stats_golden_agreement;
+mod stats_golden_wmt;
 mod stats_properties;
 mod stats_resample;
