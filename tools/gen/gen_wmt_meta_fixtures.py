@@ -23,7 +23,8 @@ missing rows and columns:
 - `pairwise_accuracy`: stats.Agreement per group, pooled over groups as
   data.CompareMetricsWithGlobalAccuracy pools its language pairs.
 - `spa`: stats.PairwiseConfidenceError (soft pairwise accuracy, 1000 permutations, seed 4) on
-  scores on a grid of quarters, where float32 sums are exact whatever the order.
+  scores on a grid of quarters, where float32 sums are exact whatever the order; `spa_real` on
+  unrounded scores, where they are not (compared within `spa_real_tolerance`).
 - `clusters`: data.AssignRanks on random significance matrices.
 - `perm_sig_diff`: stats.PermutationSigDiff (PERM-BOTH, `scores`) and
   stats.PairwisePermutationSigDiff (`pairs`), each after np.random.seed(seed), with and without
@@ -222,6 +223,19 @@ def spa_cases(rng):
     return out
 
 
+def spa_real_cases():
+    """SPA on unrounded normal scores, where float32 sums round (own stream: the other cases stay)."""
+    rng = np.random.default_rng(99)
+    out = []
+    for name, ns, nseg in [("real_6x80", 6, 80), ("real_4x300", 4, 300)]:
+        g = rng.normal(size=(ns, nseg)) + np.linspace(0, 0.3, ns)[:, None]
+        m = g + rng.normal(scale=1.5, size=(ns, nseg))
+        spa = stats.PairwiseConfidenceError(g.ravel().tolist(), m.ravel().tolist(), ns)[0]
+        out.append({"name": name, "num_sys": ns, "gold": g.ravel().tolist(),
+                    "metric": m.ravel().tolist(), "spa": float(spa)})
+    return out
+
+
 def cluster_cases(rng):
     out = []
     for n in [1, 2, 5, 9]:
@@ -303,6 +317,9 @@ def main():
         "reference": f"google-research/mt-metrics-eval@{COMMIT}",
         "versions": {"numpy": np.__version__, "scipy": scipy.__version__},
         "tolerance": {"abs": 1e-9},
+        # SPA on unrounded scores: a p-value may move by a step of 1/1000 where float32 rounding
+        # decides a permutation whose null delta equals the observed one.
+        "spa_real_tolerance": 1e-3,
         "kendall_variants": kendall_variant_cases(rng),
         "average_correlation": average_correlation_cases(mats),
         "ties_opt": ties_opt_cases(mats),
@@ -311,6 +328,7 @@ def main():
         "clusters": cluster_cases(rng),
         "perm_sig_diff": perm_cases(mats),
         "rng_draws": rng_draws(),
+        "spa_real": spa_real_cases(),
     }
     path = OUT / "stats_wmt_meta.json"
     path.write_text(json.dumps(fixture, allow_nan=False, separators=(",", ":")) + "\n")
