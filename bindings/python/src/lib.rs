@@ -25,6 +25,7 @@ mod neural;
 mod scoring;
 mod stats;
 mod texts;
+mod wmt_stats;
 
 use pyo3::prelude::*;
 
@@ -39,6 +40,7 @@ fn _hauser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyTextMetric>()?;
     m.add_function(wrap_pyfunction!(metrics::metric_names, m)?)?;
     stats::register(m)?;
+    wmt_stats::register(m)?;
     m.add_class::<kb::KnowledgeBase>()?;
     m.add_function(wrap_pyfunction!(extract::extract, m)?)?;
     m.add_class::<scoring::Hauser>()?;

@@ -155,6 +155,25 @@ class WmtKendallResult(NamedTuple):
     discordant: int
 
 
+class TieCalibrationResult(NamedTuple):
+    """Tie-calibrated Kendall (acc*_eq, acc_eq, tau_23): the best value, its threshold, every
+    threshold tried with its value, and the signature."""
+
+    statistic: float
+    epsilon: float
+    thresholds: "np.ndarray[Any, np.dtype[np.float64]]"
+    statistics: "np.ndarray[Any, np.dtype[np.float64]]"
+    signature: str
+
+
+class PairwiseAccuracyResult(NamedTuple):
+    """System-level pairwise accuracy with its counts."""
+
+    statistic: float
+    agree: int
+    pairs: int
+
+
 class WilliamsResult(NamedTuple):
     """Williams' test: t statistic, one-sided p-value (metric a correlates better than b), df."""
 

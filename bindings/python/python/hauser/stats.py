@@ -19,9 +19,11 @@ from ._inputs import column_of, floats
 from ._results import (
     BootstrapResult,
     ConfidenceInterval,
+    PairwiseAccuracyResult,
     PearsonResult,
     PermutationTestResult,
     SignificanceResult,
+    TieCalibrationResult,
     WilliamsResult,
     WmtKendallResult,
     pearson_result,
@@ -42,6 +44,11 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha",
     "mcnemar",
+    "kendall_variant",
+    "tie_calibration",
+    "pairwise_accuracy",
+    "soft_pairwise_accuracy",
+    "significance_clusters",
 ]
 
 Numbers = Sequence[float]
@@ -203,3 +210,85 @@ def _ints(values: Any) -> List[int]:
     if arr.dtype.kind not in "iub":
         raise TypeError(f"expected integer labels, got dtype {arr.dtype}")
     return [int(v) for v in arr.tolist()]
+
+
+# The WMT metrics task's statistics, equal to google-research/mt-metrics-eval's functions
+# (commit 68a481a; docs/STATISTICS.md). Segment-level inputs are matrices of systems x segments
+# (a NaN human score is a missing judgement); system-level inputs are one score per system.
+
+
+def _matrix(values: Any, what: str) -> "np.ndarray[Any, np.dtype[np.float64]]":
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"{what}: expected a 2-D matrix of systems x segments, got shape {arr.shape}")
+    return np.ascontiguousarray(arr)
+
+
+def _packed(human: Any, metric: Any) -> "tuple[bytes, bytes, int]":
+    h, m = _matrix(human, "human"), _matrix(metric, "metric")
+    if h.shape != m.shape:
+        raise ValueError(f"human {h.shape} and metric {m.shape} matrices differ in shape")
+    return h.tobytes(), m.tobytes(), h.shape[0]
+
+
+def _signature(name: str, **fields: Any) -> str:
+    parts = [name, *(f"{k}:{v}" for k, v in fields.items()), "compat:mt-metrics-eval-68a481a"]
+    return "|".join(parts + [f"version:{_hauser.__version__}"])
+
+
+def kendall_variant(human: Numbers, metric: Numbers, variant: str = "acc23", epsilon: float = 0.0) -> float:
+    """mt-metrics-eval's ``KendallVariants``: Kendall's tau ``"b"``, ``"c"``, ``"23"`` or the
+    pairwise accuracy ``"acc23"``, metric differences below ``epsilon`` counting as ties."""
+    return _hauser.kendall_variant(floats(human, "human"), floats(metric, "metric"), variant, epsilon)
+
+
+def tie_calibration(
+    human: Any,
+    metric: Any,
+    grouping: str = "item",
+    variant: str = "acc23",
+    sample_rate: float = 1.0,
+    seed: int = 0,
+) -> TieCalibrationResult:
+    """Tie-calibrated pairwise accuracy (``variant="acc23"``: acc*_eq with ``grouping="item"``,
+    acc_eq with ``"none"``) or tau_23, at the tie threshold epsilon that maximises it
+    (mt-metrics-eval's ``KendallWithTiesOpt``): ``statistic``, ``epsilon``, and every
+    threshold tried with its value. ``sample_rate`` below 1 looks at that share of pairs, drawn
+    as mt-metrics-eval draws them after ``np.random.seed(seed)``."""
+    h, m, num_sys = _packed(human, metric)
+    tau, eps, thresholds, taus = _hauser.tie_calibration(h, m, num_sys, grouping, variant, sample_rate, seed)
+    sampling = "all" if sample_rate >= 1.0 else f"{sample_rate}/seed:{seed}"
+    return TieCalibrationResult(
+        tau,
+        eps,
+        np.asarray(thresholds, dtype=np.float64),
+        np.asarray(taus, dtype=np.float64),
+        _signature("tie_calibration", variant=variant, grouping=grouping, pairs=sampling),
+    )
+
+
+def pairwise_accuracy(human: Numbers, metric: Numbers) -> PairwiseAccuracyResult:
+    """System-level pairwise accuracy (Kocmi et al. 2021): the share of system pairs the metric
+    orders as the human scores do (one score per system)."""
+    agree, pairs = _hauser.pairwise_accuracy(floats(human, "human"), floats(metric, "metric"))
+    return PairwiseAccuracyResult(agree / pairs if pairs else float("nan"), agree, pairs)
+
+
+def soft_pairwise_accuracy(human: Any, metric: Any, permutations: int = 1000, seed: int = 4) -> float:
+    """Soft pairwise accuracy (Thompson et al. 2024; mt-metrics-eval's
+    ``PairwiseConfidenceError``): agreement of the human and metric pairwise permutation-test
+    p-values over system pairs, from segment matrices (systems x segments, no missing human
+    score); ``permutations`` and ``seed`` as pce.py's defaults."""
+    h, m, num_sys = _packed(human, metric)
+    return _hauser.soft_pairwise_accuracy(h, m, num_sys, permutations, seed)
+
+
+def significance_clusters(p_values: Any, alpha: float = 0.05) -> "np.ndarray[Any, np.dtype[np.int64]]":
+    """The rank cluster of each metric (mt-metrics-eval's ``AssignRanks``, as WMT ranks
+    metrics): metrics sorted best first, ``p_values[i][j]`` the p-value of metric i beating
+    metric j; returns 1-based ranks."""
+    matrix = np.asarray(p_values, dtype=np.float64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"p_values: expected a square matrix, got shape {matrix.shape}")
+    return np.asarray(_hauser.significance_clusters(matrix.tolist(), alpha), dtype=np.int64)
+
