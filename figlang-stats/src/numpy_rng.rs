@@ -139,6 +139,10 @@ pub trait BitGen {
     fn next_u64(&mut self) -> u64;
     /// `next_uint32`.
     fn next_u32(&mut self) -> u32;
+    /// `out.len()` calls of [`next_u32`](Self::next_u32), in order.
+    fn fill_u32(&mut self, out: &mut [u32]) {
+        out.iter_mut().for_each(|o| *o = self.next_u32());
+    }
 }
 
 const PCG_MULT: u128 = (2_549_297_995_355_413_924u128 << 64) | 4_865_540_595_714_422_341u128;
@@ -198,6 +202,28 @@ impl BitGen for Pcg64 {
         let next = self.next_u64();
         self.pending = Some((next >> 32) as u32);
         next as u32
+    }
+
+    /// Both halves of each 64-bit draw, low half first, as `next_u32` hands them out.
+    fn fill_u32(&mut self, out: &mut [u32]) {
+        let mut rest = out;
+        if let Some(v) = self.pending {
+            let Some((first, tail)) = rest.split_first_mut() else {
+                return;
+            };
+            *first = v;
+            self.pending = None;
+            rest = tail;
+        }
+        let mut pairs = rest.chunks_exact_mut(2);
+        for p in &mut pairs {
+            let x = self.next_u64();
+            p[0] = x as u32;
+            p[1] = (x >> 32) as u32;
+        }
+        if let [last] = pairs.into_remainder() {
+            *last = self.next_u32();
+        }
     }
 }
 
@@ -382,6 +408,61 @@ pub fn bounded_fill<G: BitGen>(g: &mut G, n: u64, how: Bounded, out: &mut [u64])
     }
 }
 
+/// [`bounded_fill`] for `n` up to 2^32, into `u32`: the same draws, taken from the generator a
+/// block at a time ([`BitGen::fill_u32`]). `n` must be positive and at most 2^32.
+pub fn bounded_fill_u32<G: BitGen>(g: &mut G, n: u64, how: Bounded, out: &mut [u32]) {
+    assert!(
+        (1..=1 << 32).contains(&n),
+        "bounded_fill_u32 needs 1 <= n <= 2^32"
+    );
+    let rng = (n - 1) as u32;
+    if rng == 0 {
+        out.fill(0);
+        return;
+    }
+    // The raw draws this call needs at least (one per output), in order; a rejected draw takes
+    // the next one, read ahead of the output being written, then from the generator.
+    g.fill_u32(out);
+    if rng == u32::MAX {
+        return;
+    }
+    let len = out.len();
+    let mut j = 0;
+    let mut next = |out: &[u32], g: &mut G| {
+        let v = if j < len { out[j] } else { g.next_u32() };
+        j += 1;
+        v
+    };
+    match how {
+        Bounded::Lemire => {
+            let excl = rng + 1;
+            for i in 0..len {
+                let mut m = u64::from(next(out, g)) * u64::from(excl);
+                let mut leftover = m as u32;
+                if leftover < excl {
+                    let threshold = (u32::MAX - rng) % excl;
+                    while leftover < threshold {
+                        m = u64::from(next(out, g)) * u64::from(excl);
+                        leftover = m as u32;
+                    }
+                }
+                out[i] = (m >> 32) as u32;
+            }
+        }
+        Bounded::Masked => {
+            let mask = gen_mask(u64::from(rng)) as u32;
+            for i in 0..len {
+                out[i] = loop {
+                    let v = next(out, g) & mask;
+                    if v <= rng {
+                        break v;
+                    }
+                };
+            }
+        }
+    }
+}
+
 /// `Generator.integers(2, size=len, dtype=bool)` as a packed bit stream: coin `k` is bit
 /// `k % 32` of the `k / 32`-th 32-bit draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -442,6 +523,30 @@ mod tests {
         assert_eq!(h.next_u32(), a as u32);
         assert_eq!(h.next_u32(), (a >> 32) as u32);
         assert_eq!(h.next_u64(), b);
+    }
+
+    #[test]
+    fn u32_fill_equals_bounded_fill() {
+        for how in [Bounded::Lemire, Bounded::Masked] {
+            for n in [1u64, 2, 40, 10_000, 3_000_000_000, (1 << 32) - 1, 1 << 32] {
+                for len in [0usize, 1, 2, 7, 1000] {
+                    // A pending half-draw first, on every other length.
+                    let mut a = Pcg64::default_rng(Some(n ^ len as u64));
+                    let mut b = a.clone();
+                    if len % 2 == 1 {
+                        assert_eq!(a.next_u32(), b.next_u32());
+                    }
+                    let mut want = vec![0u64; len];
+                    bounded_fill(&mut a, n, how, &mut want);
+                    let mut got = vec![0u32; len];
+                    bounded_fill_u32(&mut b, n, how, &mut got);
+                    let want: Vec<u32> = want.iter().map(|&v| v as u32).collect();
+                    assert_eq!(got, want, "n {n} len {len}");
+                    assert_eq!(a.next_u32(), b.next_u32(), "stream after n {n} len {len}");
+                    assert_eq!(a.next_u64(), b.next_u64());
+                }
+            }
+        }
     }
 
     #[test]

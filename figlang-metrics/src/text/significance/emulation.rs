@@ -656,7 +656,7 @@ pub(super) fn centred_abs_diff(sys: &Scores, base: &Scores) -> Scores {
     }
 }
 
-fn as_f64(s: &Scores) -> Vec<f64> {
+pub(super) fn as_f64(s: &Scores) -> Vec<f64> {
     match s {
         Scores::F64(v) => v.clone(),
         Scores::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
@@ -699,6 +699,19 @@ mod tests {
                 "bleu" => table.resample(&idx, &SacreBleu::default()),
                 _ => table.resample(&idx, &Chrf::default()),
             };
+            // The batched draws and packed integer sums give the same scores.
+            let mut rng = figlang_stats::numpy_rng::Pcg64::default_rng(case["seed"].as_u64());
+            let batched = match config {
+                "bleu" => super::super::resample_one(&table, &mut rng, n, &SacreBleu::default()),
+                _ => super::super::resample_one(&table, &mut rng, n, &Chrf::default()),
+            }
+            .expect("resample");
+            assert!(super::super::packed::Packed::new(&[&table]).is_some());
+            assert_eq!(
+                matches!(batched, Scores::F32(_)),
+                matches!(got, Scores::F32(_))
+            );
+            assert_eq!(as_f64(&batched), as_f64(&got), "{config}");
             let want: Vec<f64> = case["scores"]
                 .as_array()
                 .expect("scores")

@@ -38,6 +38,7 @@
 //! on the thread count.
 
 pub(crate) mod emulation;
+mod packed;
 mod report;
 mod segments;
 
@@ -45,7 +46,10 @@ use rayon::prelude::*;
 
 use crate::text::error::MetricError;
 use crate::text::metrics::rouge::Prf;
-use figlang_stats::numpy_rng::{bounded_fill, BoolStream, Bounded, Mt19937, Pcg64};
+use figlang_stats::numpy_rng::{
+    bounded_fill, bounded_fill_u32, BoolStream, Bounded, Mt19937, Pcg64,
+};
+use packed::Packed;
 pub use report::{confidence_record, paired_records, PairedTest, MAX_SAMPLES};
 pub use segments::{segment_confidence_record, segment_paired_records};
 
@@ -321,6 +325,77 @@ fn bootstrap_indices(
     Ok(out.into_iter().map(|v| v as u32).collect())
 }
 
+/// Resample indices drawn per batch (about 4 MB of them): what [`resample_tables`] holds at a
+/// time, whatever the number of resamples.
+const INDEX_BATCH: usize = 1 << 20;
+
+/// Bootstrap scores of each of `tables` (the same segments) for the `n_samples` index rows of
+/// `rng`'s `choice(n_seg, size=(n_samples, n_seg))`: every table resampled with the same rows,
+/// as sacreBLEU resamples the baseline and the systems of a paired test. The rows are drawn in
+/// batches of about [`INDEX_BATCH`] indices and each row is gathered once for all the tables;
+/// the resamples of a batch are scored in parallel (rayon), and the results do not depend on
+/// the number of threads.
+fn resample_tables<S: StatsScorer + ?Sized>(
+    tables: &[&Table],
+    rng: &mut Pcg64,
+    n_samples: usize,
+    scorer: &S,
+) -> Result<Vec<Scores>, MetricError> {
+    let Some(first) = tables.first() else {
+        return Ok(Vec::new());
+    };
+    let n_seg = first.n_seg;
+    n_samples
+        .checked_mul(n_seg)
+        .ok_or_else(|| MetricError::option(NAME, "too many resamples for this corpus"))?;
+    let k = tables.len();
+    let packed = Packed::new(tables);
+    let batch_rows = (INDEX_BATCH / n_seg).clamp(1, n_samples);
+    let mut idx = vec![0u32; batch_rows * n_seg];
+    let mut samples = vec![ResampleScore::F64(0.0); n_samples * k];
+    let max_width = tables.iter().map(|t| t.width).max().unwrap_or(0);
+    for out in samples.chunks_mut(batch_rows * k) {
+        let rows = out.len() / k;
+        let idx = &mut idx[..rows * n_seg];
+        bounded_fill_u32(rng, n_seg as u64, Bounded::Lemire, idx);
+        out.par_chunks_mut(k)
+            .zip(idx.par_chunks(n_seg))
+            .for_each_init(
+                || (Vec::new(), vec![0.0f32; max_width], Vec::new()),
+                |(acc, sums, gather), (dst, row)| match &packed {
+                    Some(p) => {
+                        p.sums(row, acc);
+                        for (t, d) in dst.iter_mut().enumerate().take(p.tables()) {
+                            p.table_sums(t, acc, sums);
+                            *d = scorer.score_resample(sums);
+                        }
+                    }
+                    None => {
+                        for (t, d) in tables.iter().zip(dst.iter_mut()) {
+                            let s = &mut sums[..t.width];
+                            t.resample_sums(row, s, gather);
+                            *d = scorer.score_resample(s);
+                        }
+                    }
+                },
+            );
+    }
+    Ok((0..k)
+        .map(|t| Scores::from_samples(samples.iter().skip(t).step_by(k).copied().collect()))
+        .collect())
+}
+
+/// [`resample_tables`] of one table.
+fn resample_one<S: StatsScorer + ?Sized>(
+    table: &Table,
+    rng: &mut Pcg64,
+    n_samples: usize,
+    scorer: &S,
+) -> Result<Scores, MetricError> {
+    let mut scores = resample_tables(&[table], rng, n_samples, scorer)?;
+    Ok(scores.pop().unwrap_or(Scores::F64(Vec::new())))
+}
+
 /// The single-system bootstrap of `sacrebleu --confidence --confidence-n N`: the actual score,
 /// and the mean and 95% half-width of `cfg.n_samples` resampled scores. `stats` has one row
 /// per segment.
@@ -335,12 +410,13 @@ where
 {
     check_samples("n_samples", cfg.n_samples)?;
     let table = Table::new("system", stats, scorer.stats_len())?;
-    let idx = bootstrap_indices(
+    let scores = resample_one(
+        &table,
         &mut Pcg64::default_rng(cfg.seed),
         cfg.n_samples,
-        table.n_seg,
+        scorer,
     )?;
-    let (mean, ci) = estimate_ci_statistics(&table.resample(&idx, scorer));
+    let (mean, ci) = estimate_ci_statistics(&scores);
     Ok(ConfidenceEstimate {
         score: scorer.score(&table.sums()),
         mean,
@@ -399,8 +475,18 @@ where
     check_samples("n_samples", cfg.n_samples)?;
     let (base, others) = tables(baseline, systems, scorer.stats_len())?;
     let n = cfg.n_samples;
-    let base_idx = bootstrap_indices(&mut Pcg64::default_rng(cfg.seed), n, base.n_seg)?;
-    let base_scores = base.resample(&base_idx, scorer);
+    let shared = system_seed(cfg.seed) == cfg.seed && cfg.seed.is_some();
+    let mut base_rng = Pcg64::default_rng(cfg.seed);
+    // With a shared seed every system is resampled with the baseline's rows: one pass serves
+    // them all. Otherwise each system draws its own rows (the baseline resampled with them).
+    let mut shared_scores = if shared {
+        let all: Vec<&Table> = std::iter::once(&base).chain(&others).collect();
+        resample_tables(&all, &mut base_rng, n, scorer)?
+    } else {
+        vec![resample_one(&base, &mut base_rng, n, scorer)?]
+    }
+    .into_iter();
+    let base_scores = shared_scores.next().unwrap_or(Scores::F64(Vec::new()));
     let (mean, ci) = estimate_ci_numpy(&base_scores);
     let base_score = scorer.score(&base.sums());
     let mut out = vec![PairedResult {
@@ -409,19 +495,19 @@ where
         mean: Some(mean),
         ci: Some(ci),
     }];
-    let shared = system_seed(cfg.seed) == cfg.seed && cfg.seed.is_some();
     for sys in &others {
-        let fresh;
-        let (idx, bl) = if shared {
-            (&base_idx, &base_scores)
+        let (bl, sys_scores) = if shared {
+            (
+                None,
+                shared_scores.next().unwrap_or(Scores::F64(Vec::new())),
+            )
         } else {
             let mut rng = Pcg64::default_rng(system_seed(cfg.seed));
-            let idx = bootstrap_indices(&mut rng, n, base.n_seg)?;
-            let bl = base.resample(&idx, scorer);
-            fresh = (idx, bl);
-            (&fresh.0, &fresh.1)
+            let mut pair = resample_tables(&[&base, sys], &mut rng, n, scorer)?.into_iter();
+            let bl = pair.next().unwrap_or(Scores::F64(Vec::new()));
+            (Some(bl), pair.next().unwrap_or(Scores::F64(Vec::new())))
         };
-        let sys_scores = sys.resample(idx, scorer);
+        let bl = bl.as_ref().unwrap_or(&base_scores);
         let score = scorer.score(&sys.sums());
         let (mean, ci) = estimate_ci_numpy(&sys_scores);
         let stats = centred_abs_diff(&sys_scores, bl);
@@ -768,6 +854,62 @@ mod tests {
                 })
         };
         assert_eq!(run(1), run(3));
+    }
+
+    /// The packed integer sums and the batched draws give exactly the `float32` emulation's
+    /// resampled scores of every table (BLEU rows of three systems; fractional rows, which
+    /// stay on the `float32` path; one column).
+    #[test]
+    fn packed_resampling_equals_float32_rows() {
+        let bleu = crate::text::metrics::bleu_sacre::SacreBleu::default();
+        let system = |seed: u64| -> Vec<Vec<f64>> {
+            (0..777u64)
+                .map(|i| {
+                    let h = (i * 2_654_435_761 + seed * 97) % 1000;
+                    let len = (h % 40 + 1) as f64;
+                    let c: Vec<f64> = (0..4)
+                        .map(|n| ((h >> n) % 40).min(len as u64) as f64)
+                        .collect();
+                    let mut row = vec![len, ((h * 7) % 45 + 1) as f64];
+                    row.extend(c.iter());
+                    row.extend((0..4).map(|n| (len - n as f64).max(0.0)));
+                    row
+                })
+                .collect()
+        };
+        let systems: Vec<Vec<Vec<f64>>> = (0..3).map(system).collect();
+        let tables: Vec<Table> = systems
+            .iter()
+            .map(|s| Table::new("system", s, None).unwrap())
+            .collect();
+        let refs: Vec<&Table> = tables.iter().collect();
+        assert!(Packed::new(&refs).is_some());
+        for n in [1usize, 7, 300] {
+            let got = resample_tables(&refs, &mut Pcg64::default_rng(Some(9)), n, &bleu).unwrap();
+            let idx = bootstrap_indices(&mut Pcg64::default_rng(Some(9)), n, 777).unwrap();
+            for (t, g) in tables.iter().zip(&got) {
+                assert_eq!(
+                    emulation::as_f64(g),
+                    emulation::as_f64(&t.resample(&idx, &bleu))
+                );
+            }
+        }
+        // Fractional statistics and a single column keep the float32 sums.
+        let frac: Vec<Vec<f64>> = (0..300)
+            .map(|i| vec![f64::from(i) * 0.37 + 0.1, 3.0])
+            .collect();
+        let col: Vec<Vec<f64>> = (0..300).map(|i| vec![f64::from(i % 17)]).collect();
+        let mean = |s: &[f64]| s[0] / 3.0;
+        for rows in [&frac, &col] {
+            let t = Table::new("system", rows, None).unwrap();
+            assert_eq!(Packed::new(&[&t]).is_some(), rows[0].len() == 1);
+            let got = resample_one(&t, &mut Pcg64::default_rng(Some(4)), 50, &mean).unwrap();
+            let idx = bootstrap_indices(&mut Pcg64::default_rng(Some(4)), 50, 300).unwrap();
+            assert_eq!(
+                emulation::as_f64(&got),
+                emulation::as_f64(&t.resample(&idx, &mean))
+            );
+        }
     }
 
     #[test]
