@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use hauser_core::Signature;
+use rayon::prelude::*;
 
 use crate::text::error::MetricError;
 use crate::text::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
@@ -175,6 +176,9 @@ fn all_ngrams<'a, 'b>(tokens: &'b [&'a str], max_n: usize) -> NgramCounts<'a, 'b
     m
 }
 
+/// Segments per parallel task of [`SacreBleu::corpus_stats`].
+const CORPUS_CHUNK: usize = 1024;
+
 /// Highest order the fast path packs into a `u64` (16 bits per token id).
 const FAST_MAX_ORDER: usize = 4;
 
@@ -182,21 +186,19 @@ const FAST_MAX_ORDER: usize = 4;
 #[derive(Debug, Default)]
 struct BleuScratch {
     tok: Scratch13a,
-    /// Tokens of all references, then the hypothesis, each followed by a space.
+    /// The tokenized references, then the hypothesis, each followed by a space.
     text: String,
     spans: Vec<(u32, u32)>,
     /// Token index where each side (references, then hypothesis) ends.
     side_ends: Vec<usize>,
     interner: Interner,
-    /// Interned token id + 1 per token.
+    /// Per token: its interned id + 1; 0 for a hypothesis token that no reference has.
     ids: Vec<u32>,
+    /// The references' n-grams.
     table: KeyTable<u64>,
-    /// Per distinct n-gram: order - 1, hypothesis count, current reference count, maximum
-    /// reference count.
-    order: Vec<u8>,
-    hyp: Vec<u32>,
-    cur: Vec<u32>,
-    rmax: Vec<u32>,
+    /// Per distinct reference n-gram: its count in the current reference, and its largest
+    /// count over the references (one reference: the count, in the first place).
+    counts: Vec<[u32; 2]>,
 }
 
 thread_local! {
@@ -290,8 +292,12 @@ impl SacreBleu {
     }
 
     /// [`Self::segment_stats_reference`] without allocation: tokens interned to small ids,
-    /// n-grams packed into `u64` keys of one reusable table. `false` (nothing added) when a
-    /// segment has too many distinct tokens for 16-bit ids.
+    /// n-grams packed into `u64` keys of one reusable table. The references' n-grams are
+    /// counted (their largest count over the references), then each hypothesis n-gram takes
+    /// one from its count while any is left: the clipped matches, `min(hyp, ref)` summed. Only
+    /// the references' tokens and n-grams are stored: a hypothesis n-gram that is not a
+    /// reference n-gram matches nothing, nor does any longer one that starts with it. `false`
+    /// (nothing added) when the references have too many distinct tokens for 16-bit ids.
     fn accumulate_fast<R: AsRef<str>>(
         &self,
         sc: &mut BleuScratch,
@@ -317,72 +323,84 @@ impl SacreBleu {
             interner,
             ids,
             table,
-            order,
-            hyp: hyp_c,
-            cur,
-            rmax,
+            counts,
             ..
         } = sc;
-        interner.reset(spans.len());
+        let n_refs = side_ends.len() - 1;
+        let ref_end = n_refs.checked_sub(1).map_or(0, |k| side_ends[k]);
+        let bytes = text.as_bytes();
+        interner.reset(ref_end);
         ids.clear();
         ids.extend(
-            spans
+            spans[..ref_end]
                 .iter()
-                .map(|&(a, b)| interner.intern(text.as_bytes(), a, b) + 1),
+                .map(|&(a, b)| interner.intern(bytes, a, b) + 1),
         );
         if interner.len() >= 0xFFFF {
             return false;
         }
-        table.reset(spans.len() * max_n);
-        order.clear();
-        hyp_c.clear();
-        cur.clear();
-        rmax.clear();
-        let hyp_len = side_ends
-            .len()
-            .checked_sub(2)
-            .map_or(ids.len(), |k| ids.len() - side_ends[k]);
+        ids.extend(
+            spans[ref_end..]
+                .iter()
+                .map(|&(a, b)| interner.get(bytes, a, b).map_or(0, |v| v + 1)),
+        );
+        table.reset(ref_end * max_n);
+        counts.clear();
+        let hyp_len = ids.len() - ref_end;
+        let single = n_refs == 1;
         let mut closest: Option<(usize, usize)> = None;
         let mut start = 0;
-        for (k, &end) in side_ends.iter().enumerate() {
+        for &end in &side_ends[..n_refs] {
             let toks = &ids[start..end];
-            let is_hyp = k + 1 == side_ends.len();
             for i in 0..toks.len() {
                 let mut key = 0u64;
-                for (n, &t) in toks[i..].iter().take(max_n).enumerate() {
+                for &t in toks[i..].iter().take(max_n) {
                     key = (key << 16) | u64::from(t);
                     let (id, new) = table.id(key);
                     if new {
-                        order.push(n as u8);
-                        hyp_c.push(0);
-                        cur.push(0);
-                        rmax.push(0);
+                        counts.push([0, 0]);
                     }
-                    if is_hyp {
-                        hyp_c[id] += 1;
-                    } else {
-                        cur[id] += 1;
-                    }
+                    counts[id][0] += 1;
                 }
             }
-            if !is_hyp {
-                for (m, c) in rmax.iter_mut().zip(cur.iter_mut()) {
-                    *m = (*m).max(*c);
-                    *c = 0;
+            if !single {
+                for c in counts.iter_mut() {
+                    c[1] = c[1].max(c[0]);
+                    c[0] = 0;
                 }
-                let l = toks.len();
-                let d = l.abs_diff(hyp_len);
-                closest = match closest {
-                    Some((cd, cl)) if d > cd || (d == cd && l >= cl) => Some((cd, cl)),
-                    _ => Some((d, l)),
-                };
             }
+            let l = toks.len();
+            let d = l.abs_diff(hyp_len);
+            closest = match closest {
+                Some((cd, cl)) if d > cd || (d == cd && l >= cl) => Some((cd, cl)),
+                _ => Some((d, l)),
+            };
             start = end;
+        }
+        let left = usize::from(!single);
+        let mut correct = [0usize; FAST_MAX_ORDER];
+        let toks = &ids[ref_end..];
+        for i in 0..toks.len() {
+            let mut key = 0u64;
+            for (n, &t) in toks[i..].iter().take(max_n).enumerate() {
+                if t == 0 {
+                    break;
+                }
+                key = (key << 16) | u64::from(t);
+                let Some(id) = table.get(key) else {
+                    break;
+                };
+                let c = &mut counts[id][left];
+                if *c > 0 {
+                    *c -= 1;
+                    correct[n] += 1;
+                }
+            }
         }
         acc.sys_len += hyp_len;
         acc.ref_len += closest.map_or(0, |c| c.1);
-        for ((&o, &h), &r) in order.iter().zip(hyp_c.iter()).zip(rmax.iter()) {
-            acc.correct[usize::from(o)] += h.min(r) as usize;
+        for (a, &c) in acc.correct.iter_mut().zip(&correct) {
+            *a += c;
         }
         for (n, t) in acc.total.iter_mut().enumerate() {
             *t += hyp_len.saturating_sub(n);
@@ -523,17 +541,31 @@ impl SacreBleu {
         bp * (s / eff_order as f64).exp()
     }
 
-    /// The statistics of a corpus: each segment's, summed.
-    pub fn corpus_stats<H: AsRef<str>, R: AsRef<str>>(
+    /// The statistics of a corpus: each segment's, summed. Segments are counted in parallel
+    /// (rayon), [`CORPUS_CHUNK`] at a time; the sums are integers, the same in any order.
+    pub fn corpus_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         &self,
         hyps: &[H],
         refs: &[Vec<R>],
     ) -> BleuStats {
-        let mut total = BleuStats::zeros(self.max_ngram_order);
-        for (h, r) in hyps.iter().zip(refs) {
-            self.accumulate(h.as_ref(), r, &mut total);
-        }
-        total
+        let n = hyps.len().min(refs.len());
+        hyps[..n]
+            .par_chunks(CORPUS_CHUNK)
+            .zip(refs[..n].par_chunks(CORPUS_CHUNK))
+            .map(|(hyps, refs)| {
+                let mut total = BleuStats::zeros(self.max_ngram_order);
+                for (h, r) in hyps.iter().zip(refs) {
+                    self.accumulate(h.as_ref(), r, &mut total);
+                }
+                total
+            })
+            .reduce(
+                || BleuStats::zeros(self.max_ngram_order),
+                |mut a, b| {
+                    a.add(&b);
+                    a
+                },
+            )
     }
 
     /// sacreBLEU `sentence_score(hyp, refs)`.
@@ -660,8 +692,9 @@ mod tests {
 
     #[test]
     fn more_distinct_tokens_than_16_bit_ids_fall_back() {
-        let hyp: String = (0..70_000).map(|i| format!("w{i} ")).collect();
-        let reference: String = (0..70_000).map(|i| format!("w{} ", i / 2)).collect();
+        // Only the references' tokens are interned: 70,000 distinct ones there fall back.
+        let reference: String = (0..70_000).map(|i| format!("w{i} ")).collect();
+        let hyp: String = (0..70_000).map(|i| format!("w{} ", i / 2)).collect();
         let cfg = SacreBleu::default();
         let st = cfg.segment_stats(&hyp, &[&reference]);
         assert_eq!(st, cfg.segment_stats_reference(&hyp, &[&reference]));

@@ -58,11 +58,11 @@ struct ChrfScratch {
     /// Characters (code point + 1) of the hypothesis and of the current reference.
     hyp: Vec<u32>,
     refc: Vec<u32>,
+    /// The current reference's character n-grams.
     table: KeyTable<u128>,
     small_table: KeyTable<u64>,
-    /// Per distinct character n-gram: order - 1 and the hypothesis and reference counts.
-    order: Vec<u8>,
-    counts: Vec<[u32; 2]>,
+    /// Per distinct reference n-gram: its count not yet matched.
+    counts: Vec<u32>,
 }
 
 thread_local! {
@@ -112,31 +112,46 @@ fn match_counts<K: std::hash::Hash + Eq>(
     out.push(matches);
 }
 
-/// Counts the character n-grams (orders 1 to `max_n`) of `hyp` (side 0) and `refc` (side 1),
-/// each character a `bits`-bit code: `order` and `counts` per distinct n-gram.
-fn count_char_ngrams<K: PackedKey>(
+/// Matched character n-grams per order (orders 1 to `max_n`) of `hyp` against `refc`, each
+/// character a `bits`-bit code: `sum(min(hyp count, ref count))` over the distinct n-grams of
+/// each order. The reference's n-grams are counted, then each hypothesis n-gram takes one from
+/// its count while any is left; an n-gram the reference lacks matches nothing, nor does any
+/// longer one that starts with it.
+fn char_matches<K: PackedKey>(
     table: &mut KeyTable<K>,
     bits: u32,
     max_n: usize,
     hyp: &[u32],
     refc: &[u32],
-    order: &mut Vec<u8>,
-    counts: &mut Vec<[u32; 2]>,
-) {
-    for (side, chars) in [(0, hyp), (1, refc)] {
-        for i in 0..chars.len() {
-            let mut key = K::default();
-            for (n, &c) in chars[i..].iter().take(max_n).enumerate() {
-                key = key.push_item(bits, c);
-                let (id, new) = table.id(key);
-                if new {
-                    order.push(n as u8);
-                    counts.push([0, 0]);
-                }
-                counts[id][side] += 1;
+    counts: &mut Vec<u32>,
+) -> [usize; FAST_MAX_CHAR_ORDER] {
+    for i in 0..refc.len() {
+        let mut key = K::default();
+        for &c in refc[i..].iter().take(max_n) {
+            key = key.push_item(bits, c);
+            let (id, new) = table.id(key);
+            if new {
+                counts.push(0);
+            }
+            counts[id] += 1;
+        }
+    }
+    let mut matches = [0usize; FAST_MAX_CHAR_ORDER];
+    for i in 0..hyp.len() {
+        let mut key = K::default();
+        for (n, &c) in hyp[i..].iter().take(max_n).enumerate() {
+            key = key.push_item(bits, c);
+            let Some(id) = table.get(key) else {
+                break;
+            };
+            let left = &mut counts[id];
+            if *left > 0 {
+                *left -= 1;
+                matches[n] += 1;
             }
         }
     }
+    matches
 }
 
 impl Chrf {
@@ -357,24 +372,18 @@ impl Chrf {
             refc,
             table,
             small_table,
-            order,
             counts,
         } = sc;
-        order.clear();
         counts.clear();
-        let bound = max_n * (hyp.len() + refc.len());
+        let bound = max_n * refc.len();
         // Mostly Latin text: 10 bits per character, six fit a u64.
-        if hyp.iter().chain(refc.iter()).all(|&c| c < 1 << 10) {
+        let matches = if hyp.iter().chain(refc.iter()).all(|&c| c < 1 << 10) {
             small_table.reset(bound);
-            count_char_ngrams(small_table, 10, max_n, hyp, refc, order, counts);
+            char_matches(small_table, 10, max_n, hyp, refc, counts)
         } else {
             table.reset(bound);
-            count_char_ngrams(table, 21, max_n, hyp, refc, order, counts);
-        }
-        let mut matches = [0usize; FAST_MAX_CHAR_ORDER];
-        for (&o, &[h, r]) in order.iter().zip(counts.iter()) {
-            matches[usize::from(o)] += h.min(r) as usize;
-        }
+            char_matches(table, 21, max_n, hyp, refc, counts)
+        };
         for (n, &m) in matches.iter().enumerate().take(max_n) {
             let hyp_count = hyp.len().saturating_sub(n);
             let ref_count = refc.len().saturating_sub(n);

@@ -79,6 +79,23 @@ impl<K: PackedKey> KeyTable<K> {
         self.used.len()
     }
 
+    /// The dense id of `key`, if it was inserted since the last reset.
+    #[inline]
+    pub fn get(&self, key: K) -> Option<usize> {
+        debug_assert!(key != K::default());
+        let mut s = (key.hash64() >> self.shift) as usize;
+        loop {
+            let (k, id) = self.slots[s];
+            if k == key {
+                return Some(id as usize);
+            }
+            if k == K::default() {
+                return None;
+            }
+            s = (s + 1) & self.mask;
+        }
+    }
+
     /// The dense id of `key`, and whether it was new. Callers reset with a bound on the number
     /// of distinct keys, so the table never fills.
     #[inline]
@@ -151,6 +168,35 @@ impl Interner {
         self.entries.len()
     }
 
+    /// Whether entry `v - 1` is `tok`, whose hash is `h`. For a given length up to 8 bytes
+    /// [`hash_bytes`] is injective (one word, mixed by invertible steps), so equal hashes and
+    /// lengths are equal strings there and only longer ones are compared byte by byte.
+    #[inline]
+    fn same(&self, text: &[u8], v: u32, h: u64, tok: &[u8]) -> bool {
+        let (eh, es, ee, _) = self.entries[v as usize - 1];
+        eh == h
+            && (ee - es) as usize == tok.len()
+            && (tok.len() <= 8 || &text[es as usize..ee as usize] == tok)
+    }
+
+    /// The dense id of `text[start..end]`, if it was interned since the last reset.
+    #[inline]
+    pub fn get(&self, text: &[u8], start: u32, end: u32) -> Option<u32> {
+        let tok = &text[start as usize..end as usize];
+        let h = hash_bytes(tok);
+        let mut s = (h >> self.shift) as usize;
+        loop {
+            let v = self.slots[s];
+            if v == 0 {
+                return None;
+            }
+            if self.same(text, v, h, tok) {
+                return Some(v - 1);
+            }
+            s = (s + 1) & self.mask;
+        }
+    }
+
     /// The dense id of `text[start..end]`.
     #[inline]
     pub fn intern(&mut self, text: &[u8], start: u32, end: u32) -> u32 {
@@ -165,8 +211,7 @@ impl Interner {
                 self.slots[s] = id + 1;
                 return id;
             }
-            let (eh, es, ee, _) = self.entries[v as usize - 1];
-            if eh == h && &text[es as usize..ee as usize] == tok {
+            if self.same(text, v, h, tok) {
                 return v - 1;
             }
             s = (s + 1) & self.mask;
@@ -186,6 +231,8 @@ mod tests {
         assert_eq!(t.id(9), (1, true));
         assert_eq!(t.id(7), (0, false));
         assert_eq!(t.len(), 2);
+        assert_eq!(t.get(9), Some(1));
+        assert_eq!(t.get(8), None);
         t.reset(1000);
         assert_eq!(t.len(), 0);
         assert_eq!(t.id(9), (0, true));
@@ -207,7 +254,10 @@ mod tests {
             .collect();
         assert_eq!(ids, vec![0, 1, 0, 2, 1]);
         assert_eq!(i.len(), 3);
+        assert_eq!(i.get(text, 16, 19), Some(1));
+        assert_eq!(i.get(text, 8, 10), None);
         i.reset(1);
+        assert_eq!(i.get(text, 4, 7), None);
         assert_eq!(i.intern(text, 4, 7), 0);
     }
 }

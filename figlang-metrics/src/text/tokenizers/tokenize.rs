@@ -171,46 +171,59 @@ pub(crate) struct Scratch13a {
     b: Vec<u8>,
 }
 
-/// The class of 13a's first rule, `[\{-~\[-` -&\(-\+:-@/]`, as a byte table.
-static PUNCT_13A: [bool; 256] = {
-    let mut t = [false; 256];
+/// Byte classes of the 13a scan: the class of 13a's first rule, `[\{-~\[-` -&\(-\+:-@/]`
+/// ([`PUNCT`]), and the bytes the later rules look for ([`PERIOD_COMMA`], [`HYPHEN`]).
+static CLASS_13A: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut c = 0;
     while c < 256 {
-        t[c] = matches!(c as u8, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/');
+        t[c] = match c as u8 {
+            b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/' => PUNCT,
+            b'.' | b',' => PERIOD_COMMA,
+            b'-' => HYPHEN,
+            _ => 0,
+        };
         c += 1;
     }
     t
 };
+const PUNCT: u8 = 1;
+const PERIOD_COMMA: u8 = 2;
+const HYPHEN: u8 = 4;
 
 /// 13a's first rule on ` {line} ` (`pad`; `zh` runs the rules on the line as it is) into `a`.
-/// With `bail`, gives up (`false`) at the first byte that 13a's replacements before the rules
-/// could touch (`<`, `&`, line feed).
-fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool, pad: bool) -> bool {
-    a.clear();
-    a.reserve(3 * line.len() + 6);
-    // The leading space is in the class itself: ` ` -> `   `.
-    if pad {
-        a.extend_from_slice(b"   ");
-    }
+/// With `bail`, gives up (`None`) at the first byte that 13a's replacements before the rules
+/// could touch (`<`, `&`, line feed). Otherwise the classes of the bytes seen ([`PERIOD_COMMA`],
+/// [`HYPHEN`]): where one is missing, the later rules that need it cannot match.
+fn rule1_13a(line: &str, a: &mut Vec<u8>, bail: bool, pad: bool) -> Option<u8> {
     let bytes = line.as_bytes();
-    let mut run = 0;
-    for (i, &c) in bytes.iter().enumerate() {
-        if PUNCT_13A[usize::from(c)] {
+    // Written byte by byte into room for the longest output: most runs between two
+    // punctuation marks (the space is one) are a few bytes, too short for a copy to pay.
+    a.clear();
+    a.resize(3 * bytes.len() + 6, b' ');
+    // The leading space is in the class itself: ` ` -> `   `.
+    let mut o = if pad { 3 } else { 0 };
+    let mut seen = 0u8;
+    for &c in bytes {
+        let class = CLASS_13A[usize::from(c)];
+        seen |= class;
+        if class == PUNCT {
             if bail && (c == b'<' || c == b'&') {
-                return false;
+                return None;
             }
-            a.extend_from_slice(&bytes[run..i]);
-            a.extend_from_slice(&[b' ', c, b' ']);
-            run = i + 1;
-        } else if bail && c == b'\n' {
-            return false;
+            // The spaces around it are there already.
+            a[o + 1] = c;
+            o += 3;
+        } else {
+            if bail && c == b'\n' {
+                return None;
+            }
+            a[o] = c;
+            o += 1;
         }
     }
-    a.extend_from_slice(&bytes[run..]);
-    if pad {
-        a.extend_from_slice(b"   ");
-    }
-    true
+    a.truncate(if pad { o + 3 } else { o });
+    Some(seen)
 }
 
 #[inline]
@@ -268,10 +281,11 @@ fn pair_pass(
 /// `line` is the raw line: 13a's replacements ([`pre_13a`]) are applied first where they could
 /// change anything.
 fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
-    if !rule1_13a(line, &mut sc.a, true, true) {
-        rule1_13a(&pre_13a(line), &mut sc.a, false, true);
-    }
-    regexp_rest(sc)
+    let seen = match rule1_13a(line, &mut sc.a, true, true) {
+        Some(seen) => seen,
+        None => rule1_13a(&pre_13a(line), &mut sc.a, false, true).unwrap_or(!0),
+    };
+    regexp_rest(sc, seen)
 }
 
 /// sacreBLEU's `zh`: the line stripped (Python's `str.strip()`), a space on each side of every
@@ -288,8 +302,8 @@ fn rules_zh<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
             spaced.push(c);
         }
     }
-    rule1_13a(&spaced, &mut sc.a, false, false);
-    regexp_rest(sc)
+    let seen = rule1_13a(&spaced, &mut sc.a, false, false).unwrap_or(!0);
+    regexp_rest(sc, seen)
 }
 
 /// sacreBLEU's `_UCODE_RANGES` test, `start <= c <= end` on Python strings. Two of its bounds
@@ -325,34 +339,43 @@ fn is_chinese_char(c: char) -> bool {
     RANGES.iter().any(|&(lo, hi)| lo <= c && c <= hi)
 }
 
-/// The three `TokenizerRegexp` rules after the first, from `sc.a` (rule 1's output).
-fn regexp_rest(sc: &mut Scratch13a) -> &str {
+/// The three `TokenizerRegexp` rules after the first, from `sc.a` (rule 1's output, which has
+/// the byte classes `seen`): rules 2 and 3 need a period or comma, rule 4 a hyphen; the rules
+/// that cannot match are skipped.
+fn regexp_rest(sc: &mut Scratch13a, seen: u8) -> &str {
     let (a, b) = (&mut sc.a, &mut sc.b);
-    pair_pass(
-        a,
-        b,
-        1,
-        is_period_comma,
-        |x, y| !x.is_ascii_digit() && is_period_comma(y),
-        |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
-    );
-    pair_pass(
-        b,
-        a,
-        0,
-        is_period_comma,
-        |x, y| is_period_comma(x) && !y.is_ascii_digit(),
-        |o, x, y| o.extend_from_slice(&[b' ', x, b' ', y]),
-    );
-    pair_pass(
-        a,
-        b,
-        1,
-        |c| c == b'-',
-        |x, y| x.is_ascii_digit() && y == b'-',
-        |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
-    );
-    std::str::from_utf8(b).expect("13a rules insert ASCII spaces at character boundaries only")
+    if seen & PERIOD_COMMA != 0 {
+        pair_pass(
+            a,
+            b,
+            1,
+            is_period_comma,
+            |x, y| !x.is_ascii_digit() && is_period_comma(y),
+            |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
+        );
+        pair_pass(
+            b,
+            a,
+            0,
+            is_period_comma,
+            |x, y| is_period_comma(x) && !y.is_ascii_digit(),
+            |o, x, y| o.extend_from_slice(&[b' ', x, b' ', y]),
+        );
+    }
+    let out = if seen & HYPHEN != 0 {
+        pair_pass(
+            a,
+            b,
+            1,
+            |c| c == b'-',
+            |x, y| x.is_ascii_digit() && y == b'-',
+            |o, x, y| o.extend_from_slice(&[x, b' ', y, b' ']),
+        );
+        b
+    } else {
+        a
+    };
+    std::str::from_utf8(out).expect("13a rules insert ASCII spaces at character boundaries only")
 }
 
 /// 13a's replacements before the rules (`<skipped>`, line breaks, four HTML entities).
@@ -441,7 +464,7 @@ impl SacreTokenizer {
 }
 
 impl SacreTokenizer {
-    /// Appends the tokens of `line` to `out` (each followed by a space) and their byte spans in
+    /// Appends the tokenized `line` to `out` (then a space) and the byte spans of its tokens in
     /// `out` to `spans`: the same tokens as splitting [`SacreTokenizer::tokenize`]'s output.
     pub(crate) fn tokens_into(
         &self,
@@ -467,9 +490,18 @@ impl SacreTokenizer {
     }
 }
 
-/// Python's `str.split()` of `s`, appended as described at [`SacreTokenizer::tokens_into`].
+/// Python's `str.split()` of `s`, appended as described at [`SacreTokenizer::tokens_into`]:
+/// `s` is copied whole, then a space, and the spans of its tokens recorded.
 fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
+    let base = out.len();
+    out.push_str(s);
+    out.push(' ');
+    let span = |a: usize, b: usize| ((base + a) as u32, (base + b) as u32);
     let bytes = s.as_bytes();
+    if bytes.is_ascii() {
+        ascii_token_spans(bytes, |a, b| spans.push(span(a, b)));
+        return;
+    }
     let mut start = None;
     let mut i = 0;
     while i < bytes.len() {
@@ -481,7 +513,7 @@ fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
         };
         match (space, start) {
             (true, Some(st)) => {
-                push_token(&s[st..i], out, spans);
+                spans.push(span(st, i));
                 start = None;
             }
             (false, None) => start = Some(i),
@@ -490,16 +522,55 @@ fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
         i += width;
     }
     if let Some(st) = start {
-        push_token(&s[st..], out, spans);
+        spans.push(span(st, bytes.len()));
     }
 }
 
-#[inline]
-fn push_token(t: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
-    let start = out.len();
-    out.push_str(t);
-    spans.push((start as u32, out.len() as u32));
-    out.push(' ');
+/// Calls `f(start, end)` for each whitespace-separated token of the ASCII `bytes`, in order:
+/// one whitespace bit per byte, 64 bytes at a time, and the tokens' ends found by counting
+/// trailing zeros instead of a branch per byte.
+fn ascii_token_spans(bytes: &[u8], mut f: impl FnMut(usize, usize)) {
+    let mut start: Option<usize> = None;
+    for (k, chunk) in bytes.chunks(64).enumerate() {
+        let off = 64 * k;
+        let mut space = 0u64;
+        for (i, &b) in chunk.iter().enumerate() {
+            // Python's ASCII whitespace: `\t`-`\r`, `\x1c`-`\x1f` and the space.
+            let white = b == b' ' || b.wrapping_sub(b'\t') < 5 || b.wrapping_sub(0x1c) < 4;
+            space |= u64::from(white) << i;
+        }
+        // Past the end of a short last chunk: whitespace, which ends a token there.
+        if chunk.len() < 64 {
+            space |= !0u64 << chunk.len();
+        }
+        let mut pos = 0u32;
+        while pos < 64 {
+            match start {
+                Some(st) => {
+                    let rest = space >> pos;
+                    if rest == 0 {
+                        break;
+                    }
+                    let end = pos + rest.trailing_zeros();
+                    f(st, off + end as usize);
+                    start = None;
+                    pos = end;
+                }
+                None => {
+                    let rest = !space >> pos;
+                    if rest == 0 {
+                        break;
+                    }
+                    let at = pos + rest.trailing_zeros();
+                    start = Some(off + at as usize);
+                    pos = at;
+                }
+            }
+        }
+    }
+    if let Some(st) = start {
+        f(st, bytes.len());
+    }
 }
 
 fn join_split(s: &str) -> String {
@@ -669,6 +740,25 @@ mod tests {
             let want = tokenize_13a_regex(s);
             assert_eq!(SacreTokenizer::T13a.tokenize(s), want, "{s:?}");
             assert_eq!(toks.join(" "), want, "{s:?}");
+        }
+    }
+
+    /// Token spans from the whitespace bit masks equal `str.split()`, across 64-byte chunks.
+    #[test]
+    fn ascii_spans_equal_py_split() {
+        let mut lines = vec![String::new(), " ".repeat(130), "x".repeat(200)];
+        for n in [1usize, 7, 63, 64, 65, 127, 128, 129] {
+            lines.push(format!("{} {}", "a".repeat(n), "b".repeat(n)));
+            lines.push(format!(
+                " \t{}\x1c\x1f{} ",
+                "c".repeat(n),
+                "d".repeat(129 - n)
+            ));
+        }
+        for line in &lines {
+            let mut got = Vec::new();
+            ascii_token_spans(line.as_bytes(), |a, b| got.push(&line[a..b]));
+            assert_eq!(got, py_split(line).collect::<Vec<_>>(), "{line:?}");
         }
     }
 
