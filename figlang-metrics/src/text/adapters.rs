@@ -2,6 +2,7 @@
 //! one metric module's settings and gives sentence and corpus scores with their statistics.
 
 use hauser_core::Signature;
+use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use super::error::MetricError;
@@ -83,15 +84,15 @@ impl<M: SummedStats> Summed<M> {
         Ok(per)
     }
 
-    /// `f` of each hypothesis and its references.
-    fn per_segment<T>(
+    /// `f` of each hypothesis and its references, in parallel (rayon), in input order.
+    fn per_segment<T: Send>(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
-        f: impl Fn(&str, &[&str]) -> T,
+        f: impl Fn(&str, &[&str]) -> T + Sync + Send,
     ) -> Result<Vec<T>, MetricError> {
         let per = self.per_hyp(hyps, refs)?;
-        Ok(hyps.iter().zip(&per).map(|(h, r)| f(h, r)).collect())
+        Ok(hyps.par_iter().zip(&per).map(|(h, r)| f(h, r)).collect())
     }
 
     /// What divides a score of the metric's scale to the 0-1 of sentence scores.

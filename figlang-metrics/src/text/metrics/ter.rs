@@ -28,6 +28,7 @@ use hauser_core::Signature;
 use rayon::prelude::*;
 
 use super::ngram::FxMap;
+use super::ngram_table::Interner;
 use crate::text::error::MetricError;
 use crate::text::score::{cached_signature, corpus_nrefs, MetricScore, SignatureCache};
 use crate::text::summed::SummedStats;
@@ -76,6 +77,9 @@ const MAX_SHIFT_CANDIDATES: usize = 1000;
 /// Cost of a cell outside the beam (sacreBLEU: `int(1e16)`; any value above every real cost
 /// that leaves room for a few additions compares the same).
 const INF: u32 = u32::MAX / 4;
+
+/// Segments whose statistics [`Ter::corpus_stats`] holds at a time.
+const CORPUS_CHUNK: usize = 4096;
 
 /// Edit operations of the trace, rewriting the hypothesis into the reference.
 const OP_NOP: u8 = 0;
@@ -160,7 +164,21 @@ struct TerScratch {
     ref_err: Vec<u8>,
 }
 
+/// The words of one segment (hypothesis, then each reference) as interned ids, in buffers
+/// reused across segments.
+#[derive(Debug, Default)]
+struct Words {
+    /// Every side's words, a space after each side.
+    text: String,
+    spans: Vec<(u32, u32)>,
+    /// Word index where each side ends.
+    ends: Vec<usize>,
+    interner: Interner,
+    ids: Vec<u32>,
+}
+
 thread_local! {
+    static WORDS: RefCell<Words> = RefCell::new(Words::default());
     static SCRATCH: RefCell<TerScratch> = RefCell::new(TerScratch::default());
     static SIGNATURE: SignatureCache<(Ter, usize)> = const { RefCell::new(None) };
 }
@@ -598,6 +616,51 @@ impl Ter {
         if refs.is_empty() {
             return TerStats::default();
         }
+        // Word spans are `u32` offsets; tokenizing at most triples a line.
+        let input = hyp.len() + refs.iter().map(|r| r.as_ref().len() + 1).sum::<usize>();
+        if input > (u32::MAX / 4) as usize {
+            return self.segment_stats_owned(hyp, refs);
+        }
+        let (best, total_len) = WORDS.with_borrow_mut(|w| {
+            w.text.clear();
+            w.spans.clear();
+            w.ends.clear();
+            self.push_words(w, hyp, false);
+            for r in refs {
+                self.push_words(w, r.as_ref(), true);
+            }
+            let Words {
+                text,
+                spans,
+                ends,
+                interner,
+                ids,
+            } = w;
+            let bytes = text.as_bytes();
+            interner.reset(spans.len());
+            ids.clear();
+            ids.extend(spans.iter().map(|&(a, b)| interner.intern(bytes, a, b)));
+            let hyp_ids = &ids[..ends[0]];
+            let mut best = usize::MAX;
+            let mut total_len = 0usize;
+            SCRATCH.with_borrow_mut(|sc| {
+                for k in 1..ends.len() {
+                    let ref_ids = &ids[ends[k - 1]..ends[k]];
+                    best = best.min(sc.edits(hyp_ids, ref_ids));
+                    total_len += ref_ids.len();
+                }
+            });
+            (best, total_len)
+        });
+        TerStats {
+            num_edits: best as f64,
+            ref_length: total_len as f64 / refs.len() as f64,
+        }
+    }
+
+    /// [`Self::segment_stats`] with owned tokenized strings and a hash map of word ids (no
+    /// limit on the segment's size).
+    fn segment_stats_owned<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> TerStats {
         let hyp = self.tokenize(hyp);
         let refs: Vec<String> = refs
             .iter()
@@ -624,6 +687,32 @@ impl Ter {
             num_edits: best as f64,
             ref_length: total_len as f64 / refs.len() as f64,
         }
+    }
+
+    /// Appends the words TER compares of one side (a reference's tokenized twice, see
+    /// [`Self::tokenize_reference`]) to `w`: an ASCII line without normalisation or punctuation
+    /// removal is only lowercased and split (tokenizing it again changes nothing), any other
+    /// goes through the Tercom tokenizer.
+    fn push_words(&self, w: &mut Words, line: &str, reference: bool) {
+        let start = w.text.len();
+        if !self.normalized && !self.no_punct && line.is_ascii() {
+            w.text.push_str(line);
+            if !self.case_sensitive {
+                w.text[start..].make_ascii_lowercase();
+            }
+        } else if reference {
+            w.text.push_str(&self.tokenize_reference(line));
+        } else {
+            w.text.push_str(&self.tokenize(line));
+        }
+        // Keeps the last word of this side apart from the next side's first.
+        w.text.push(' ');
+        let base = w.text.as_ptr() as usize;
+        for word in py_split(&w.text[start..]) {
+            let a = word.as_ptr() as usize - base;
+            w.spans.push((a as u32, (a + word.len()) as u32));
+        }
+        w.ends.push(w.spans.len());
     }
 
     /// TER (0-100) from (summed) statistics: `100 * (edits / length)`; with length 0, 100 when
@@ -669,21 +758,24 @@ impl Ter {
     }
 
     /// The statistics of a corpus: each segment's, computed in parallel (rayon) and summed in
-    /// input order, so that the sums do not depend on the number of threads.
+    /// input order, so that the sums do not depend on the number of threads. Segments go
+    /// [`CORPUS_CHUNK`] at a time, so the memory does not grow with the corpus.
     pub fn corpus_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         &self,
         hyps: &[H],
         refs: &[Vec<R>],
     ) -> TerStats {
-        let stats: Vec<TerStats> = hyps
-            .par_iter()
-            .zip(refs.par_iter())
-            .map(|(h, r)| self.segment_stats(h.as_ref(), r))
-            .collect();
         let mut total = TerStats::default();
-        for s in &stats {
-            total.num_edits += s.num_edits;
-            total.ref_length += s.ref_length;
+        let mut stats: Vec<TerStats> = Vec::new();
+        for (h, r) in hyps.chunks(CORPUS_CHUNK).zip(refs.chunks(CORPUS_CHUNK)) {
+            h.par_iter()
+                .zip(r.par_iter())
+                .map(|(h, r)| self.segment_stats(h.as_ref(), r))
+                .collect_into_vec(&mut stats);
+            for s in &stats {
+                total.num_edits += s.num_edits;
+                total.ref_length += s.ref_length;
+            }
         }
         total
     }
@@ -740,5 +832,34 @@ impl SummedStats for Ter {
     }
     fn stats_row(&self, stats: TerStats) -> Vec<f64> {
         vec![stats.num_edits, stats.ref_length]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TEXT: &str =
+        "([a-c A-C.,!'\"0-9\\-&<>é日😀ΣΑ\u{a0}\u{85}\u{3000}\u{1c}\t\n]|ab|the |cat |&amp;|it's ){0,30}";
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// The interned words in reused buffers give the statistics of owned tokenized strings,
+        /// on every setting.
+        #[test]
+        fn reused_buffers_equal_owned_strings(
+            hyp in TEXT,
+            refs in proptest::collection::vec(TEXT, 1..4),
+            flags in 0u8..16,
+        ) {
+            let ter = Ter {
+                case_sensitive: flags & 1 != 0,
+                normalized: flags & 2 != 0,
+                no_punct: flags & 4 != 0,
+                asian_support: flags & 8 != 0,
+            };
+            prop_assert_eq!(ter.segment_stats(&hyp, &refs), ter.segment_stats_owned(&hyp, &refs));
+        }
     }
 }
