@@ -1,12 +1,20 @@
 //! Timing driver for `tools/bench/bench_text_metrics.py`: sentence chrF, sentence BLEU (sacreBLEU
-//! settings) and corpus BLEU over line-aligned files, single-threaded; then corpus TER and a
-//! paired bootstrap of BLEU (two systems against a baseline, statistics extraction included) on
-//! the smaller files. Writes the per-line scores next to `OUT` and prints one JSON object with
-//! the timings, the corpus scores, and the paired test's p-values and means.
+//! settings), corpus BLEU and corpus TER over line-aligned files; then a paired bootstrap of
+//! BLEU (two systems against a baseline, statistics extraction included) on the smaller files.
+//! Each workload times the library calls of the command that computes it: sentence scores as
+//! `hauser metric chrf|bleu --sentence` computes them (`segment_stats`, then
+//! `score_from_stats`, over rayon's `par_iter`; the command then divides by 100, left out here
+//! to compare with sacreBLEU's 0-100 scores), corpus scores with `corpus`, the paired test with
+//! `hauser metric bleu --paired-bs`'s `segment_stats`, `BleuStats::row` and `paired_bootstrap`.
+//! Rayon's pool has `RAYON_NUM_THREADS` threads (every workload uses it). Writes the
+//! per-line scores next to `OUT` and prints one JSON object with the timings, the corpus
+//! scores, and the paired test's p-values and means.
 //!
 //! Usage: `bench_text HYP REF OUT_PREFIX HYP_M REF_M SYS2 SYS3`
 
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use figlang_metrics::text::bleu_sacre::SacreBleu;
 use figlang_metrics::text::chrf::Chrf;
@@ -32,18 +40,18 @@ fn main() {
     let chrf = Chrf::default();
     let t = Instant::now();
     let c: Vec<f64> = hyps
-        .iter()
+        .par_iter()
         .zip(&refs1)
-        .map(|(h, r)| chrf.sentence(h, r).expect("chrf").score)
+        .map(|(h, r)| chrf.score_from_stats(&chrf.segment_stats(h, r)))
         .collect();
     let t_chrf = t.elapsed().as_secs_f64();
 
     let bleu = SacreBleu::sentence_default();
     let t = Instant::now();
     let b: Vec<f64> = hyps
-        .iter()
+        .par_iter()
         .zip(&refs1)
-        .map(|(h, r)| bleu.sentence(h, r).expect("bleu").score)
+        .map(|(h, r)| bleu.score_from_stats(&bleu.segment_stats(h, r)))
         .collect();
     let t_bleu = t.elapsed().as_secs_f64();
 
@@ -54,17 +62,18 @@ fn main() {
         .score;
     let t_corpus = t.elapsed().as_secs_f64();
 
+    let t = Instant::now();
+    let ter = Ter::default().corpus(&hyps, &refs1).expect("ter").score;
+    let t_ter = t.elapsed().as_secs_f64();
+
     let (hyp_m, ref_m) = (read_lines(&args[4]), read_lines(&args[5]));
     let refs_m: Vec<Vec<&str>> = ref_m.iter().map(|r| vec![r.as_str()]).collect();
-    let t = Instant::now();
-    let ter = Ter::default().corpus(&hyp_m, &refs_m).expect("ter").score;
-    let t_ter = t.elapsed().as_secs_f64();
 
     let systems = [read_lines(&args[6]), read_lines(&args[7])];
     let t = Instant::now();
     let cfg = SacreBleu::default();
     let rows = |h: &[String]| -> Vec<Vec<f64>> {
-        h.iter()
+        h.par_iter()
             .zip(&refs_m)
             .map(|(h, r)| cfg.segment_stats(h, r).row())
             .collect()
