@@ -20,7 +20,6 @@ import json
 import os
 import platform
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -123,7 +122,6 @@ def main(driver):
         rs2 = run_driver(2, "rs2")
         for k in KEYS:
             two[k] = min(two.get(k, float("inf")), rs2[k])
-    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
     def load(name, prefix="rs"):
         with open(os.path.join(tmp, prefix + "." + name)) as f:
@@ -161,7 +159,7 @@ def main(driver):
         print(f"| {name} | {py:.2f} | {r:.3f} | {py / r:.1f}x |")
     print()
     print(f"Rust driver with RAYON_NUM_THREADS=2 (best of {REPEAT}); every score equal to the "
-          f"one-thread run's: {same_threads}; peak RSS of the driver runs {peak_mib:.0f} MiB")
+          f"one-thread run's: {same_threads}")
     print("| metric | 1 thread (s) | 2 threads (s) | scaling | sacreBLEU / 2 threads |")
     print("| --- | --- | --- | --- | --- |")
     for name, k, py in [("sentence chrF", "sentence_chrf_s", best["py_chrf"]),
