@@ -542,7 +542,7 @@ impl SacreBleu {
     }
 
     /// The statistics of a corpus: each segment's, summed. Segments are counted in parallel
-    /// (rayon), [`CORPUS_CHUNK`] at a time; the sums are integers, the same in any order.
+    /// (rayon), a chunk of segments (1,024) at a time; the sums are integers, the same in any order.
     pub fn corpus_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         &self,
         hyps: &[H],

@@ -759,7 +759,7 @@ impl Ter {
 
     /// The statistics of a corpus: each segment's, computed in parallel (rayon) and summed in
     /// input order, so that the sums do not depend on the number of threads. Segments go
-    /// [`CORPUS_CHUNK`] at a time, so the memory does not grow with the corpus.
+    /// a chunk (4,096) at a time, so the memory does not grow with the corpus.
     pub fn corpus_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         &self,
         hyps: &[H],
