@@ -192,22 +192,19 @@ impl ErrorRate {
     }
 
     /// The summed counts of a corpus (`refs[i]`: the reference of `hyps[i]`), computed in
-    /// parallel and summed in input order.
+    /// parallel; the sums are integers, the same in any order, and no per-segment list is kept.
     pub fn corpus_counts<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
         &self,
         hyps: &[H],
         refs: &[R],
     ) -> EditCounts {
-        let each: Vec<EditCounts> = hyps
-            .par_iter()
+        hyps.par_iter()
             .zip(refs.par_iter())
             .map(|(h, r)| self.counts(r.as_ref(), h.as_ref()))
-            .collect();
-        let mut total = EditCounts::default();
-        for c in &each {
-            total.add(c);
-        }
-        total
+            .reduce(EditCounts::default, |mut a, b| {
+                a.add(&b);
+                a
+            })
     }
 
     /// The signature: jiwer's release and transform.
