@@ -14,7 +14,7 @@
 
 use std::sync::LazyLock;
 
-use crate::treebank::{starts_with_word, Rule, Treebank};
+use crate::treebank::{self, starts_with_word, Rule, Treebank};
 
 /// Splits `text` into NLTK Treebank word tokens (no sentence splitting, see the module docs).
 ///
@@ -34,14 +34,9 @@ pub use crate::treebank::is_python_space;
 /// NLTK 3.10.4's `NLTKWordTokenizer` table, in its order (the brackets and dashes follow the
 /// punctuation; the contractions follow the ending quotes).
 static NLTK: LazyLock<Treebank> = LazyLock::new(|| Treebank {
-    starting: vec![
-        Rule::new("([«“‘„]|[`]+)", " $1 "),
-        Rule::new("^\"", "``"),
-        Rule::new("(``)", " $1 "),
-        Rule::new(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
-    ],
+    starting: treebank::starting_quotes(),
     quotes: opening_single_quotes,
-    punctuation: vec![
+    punctuation: [
         Rule::new(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
         Rule::new(r"([:,])([^\d])", " $1 $2"),
         Rule::new(r"([:,])$", " $1 "),
@@ -52,30 +47,24 @@ static NLTK: LazyLock<Treebank> = LazyLock::new(|| Treebank {
         Rule::new(r"[?!]", " $0 "),
         Rule::new(r"([^'])' ", "$1 ' "),
         Rule::new(r"[*]", " $0 "),
-        // Brackets, then dashes.
-        Rule::new(r"[\]\[(){}<>]", " $0 "),
-        Rule::new("--", " -- "),
-    ],
-    ending: vec![
+    ]
+    .into_iter()
+    .chain(treebank::brackets_and_dashes())
+    .collect(),
+    ending: [
         Rule::new("([»”’])", " $1 "),
         Rule::new("''", " '' "),
         Rule::new("\"", " '' "),
         Rule::new(r"\s+", " "),
-        Rule::new(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
-        Rule::new(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
-        // Contractions.
-        Rule::new(r"(?i)\b(can)(not)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(d)('ye)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(gim)(me)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(gon)(na)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(got)(ta)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+    ]
+    .into_iter()
+    .chain(treebank::clitics())
+    .chain(treebank::contractions(
         Rule::new(r"(?i)\b(more)('n)\b", " $1 $2 "),
         // NLTK: `\b(wan)(na)(?=\s)`; the whitespace is consumed and put back.
         Rule::new(r"(?i)\b(wan)(na)(\s)", " $1 $2 $3"),
-        Rule::new(r"(?i) ('t)(is)\b", " $1 $2 "),
-        Rule::new(r"(?i) ('t)(was)\b", " $1 $2 "),
-    ],
+    ))
+    .collect(),
 });
 
 /// NLTK's `(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)` -> `' `: an apostrophe opening a

@@ -62,6 +62,48 @@ pub fn starts_with_word(text: &str) -> bool {
     WORD.is_match(text)
 }
 
+/// The starting-quote rules, the same in NLTK 3.4.5's table and 3.10.4's.
+pub fn starting_quotes() -> Vec<Rule> {
+    vec![
+        Rule::new("([«“‘„]|[`]+)", " $1 "),
+        Rule::new("^\"", "``"),
+        Rule::new("(``)", " $1 "),
+        Rule::new(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
+    ]
+}
+
+/// Brackets, then dashes: the end of the punctuation phase in both releases.
+pub fn brackets_and_dashes() -> [Rule; 2] {
+    [Rule::new(r"[\]\[(){}<>]", " $0 "), Rule::new("--", " -- ")]
+}
+
+/// The clitics split from the word before them (`'s`, `'m`, `'d`, `'`, then `'ll`, `'re`,
+/// `'ve`, `n't`), the same in both releases.
+pub fn clitics() -> [Rule; 2] {
+    [
+        Rule::new(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
+        Rule::new(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
+    ]
+}
+
+/// NLTK's `MacIntyreContractions` (its `CONTRACTIONS2`, then `CONTRACTIONS3`) in order, with
+/// the two rules the releases write differently given by the caller: `more'n` (3.4.5 has
+/// `mor'n`) and `wanna` (3.10.4 keeps the whitespace after it).
+pub fn contractions(more: Rule, wanna: Rule) -> Vec<Rule> {
+    vec![
+        Rule::new(r"(?i)\b(can)(not)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(d)('ye)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gim)(me)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(gon)(na)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(got)(ta)\b", " $1 $2 "),
+        Rule::new(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+        more,
+        wanna,
+        Rule::new(r"(?i) ('t)(is)\b", " $1 $2 "),
+        Rule::new(r"(?i) ('t)(was)\b", " $1 $2 "),
+    ]
+}
+
 /// A rule table, in the phases of NLTK's `tokenize`.
 #[derive(Debug)]
 pub struct Treebank {

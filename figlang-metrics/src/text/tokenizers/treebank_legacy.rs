@@ -8,18 +8,13 @@
 
 use std::sync::LazyLock;
 
-use hauser_core::treebank::{starts_with_word, Rule, Treebank};
+use hauser_core::treebank::{self, starts_with_word, Rule, Treebank};
 
 /// NLTK 3.4.5's table, in its order, on hauser-core's Treebank engine.
 static NLTK345: LazyLock<Treebank> = LazyLock::new(|| Treebank {
-    starting: vec![
-        Rule::new("([«“‘„]|[`]+)", " $1 "),
-        Rule::new("^\"", "``"),
-        Rule::new("(``)", " $1 "),
-        Rule::new(r#"([ (\[{<])("|'{2})"#, "$1 `` "),
-    ],
+    starting: treebank::starting_quotes(),
     quotes: single_quote_rule,
-    punctuation: vec![
+    punctuation: [
         Rule::new(r#"([^.])(\.)([\])}>"'»”’ ]*)\s*$"#, "$1 $2 $3 "),
         Rule::new(r"([:,])([^\d])", " $1 $2"),
         Rule::new(r"([:,])$", " $1 "),
@@ -28,27 +23,22 @@ static NLTK345: LazyLock<Treebank> = LazyLock::new(|| Treebank {
         Rule::new(r#"([^.])(\.)([\])}>"']*)\s*$"#, "$1 $2$3 "),
         Rule::new(r"[?!]", " $0 "),
         Rule::new(r"([^'])' ", "$1 ' "),
-        // Brackets, then dashes.
-        Rule::new(r"[\]\[(){}<>]", " $0 "),
-        Rule::new("--", " -- "),
-    ],
-    ending: vec![
+    ]
+    .into_iter()
+    .chain(treebank::brackets_and_dashes())
+    .collect(),
+    ending: [
         Rule::new("([»”’])", " $1 "),
         Rule::new("\"", " '' "),
         Rule::new(r"(\S)('')", "$1 $2 "),
-        Rule::new(r"([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
-        Rule::new(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
-        Rule::new(r"(?i)\b(can)(not)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(d)('ye)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(gim)(me)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(gon)(na)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(got)(ta)\b", " $1 $2 "),
-        Rule::new(r"(?i)\b(lem)(me)\b", " $1 $2 "),
+    ]
+    .into_iter()
+    .chain(treebank::clitics())
+    .chain(treebank::contractions(
         Rule::new(r"(?i)\b(mor)('n)\b", " $1 $2 "),
         Rule::new(r"(?i)\b(wan)(na)\s", " $1 $2 "),
-        Rule::new(r"(?i) ('t)(is)\b", " $1 $2 "),
-        Rule::new(r"(?i) ('t)(was)\b", " $1 $2 "),
-    ],
+    ))
+    .collect(),
 });
 
 /// NLTK 3.4.5's `(?i)(\')(?!re|ve|ll|m|t|s|d)(\w)\b` -> `\1 \2`: an apostrophe before a
