@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import pytest
 
@@ -23,6 +23,31 @@ NLI_FIXTURES = ROOT / "hauser-nli" / "tests" / "fixtures"
 METRIC_FIXTURES = ROOT / "figlang-metrics" / "tests" / "fixtures"
 STATS_FIXTURES = ROOT / "figlang-stats" / "tests" / "fixtures"
 WORDNET = Path(os.environ.get("WORDNET_DIR", "/usr/share/wordnet"))
+
+
+def nli_reference(*parts: str) -> Any:
+    """The reference values a learned-metric fixture's generator stored (its reference.json)."""
+    return json.loads(NLI_FIXTURES.joinpath(*parts, "reference.json").read_text())
+
+
+def comet_samples(r: Any, mode: str) -> List[Dict[str, str]]:
+    """unbabel-comet's samples of a COMET fixture's texts, with `src` and `ref` where `mode`
+    ("src", "ref", "src+ref") names them."""
+    rows = []
+    for s, m, f in zip(r["src"], r["mt"], r["ref"]):
+        row = {"mt": m}
+        if "src" in mode:
+            row["src"] = s
+        if "ref" in mode:
+            row["ref"] = f
+        rows.append(row)
+    return rows
+
+
+def unified_cases() -> List[Any]:
+    """Every (model, mode) of the unified COMET fixture, as pytest parameters."""
+    r = nli_reference("comet-unified")
+    return [pytest.param(m, mode, id=f"{m}-{mode}") for m, modes in r["models"].items() for mode in modes]
 
 # The Rust golden tests' tolerances (docs/METRICS.md, figlang-metrics/tests/fixtures/*.json).
 TEXT_TOL = 1e-9

@@ -6,7 +6,6 @@ refuses."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -14,20 +13,16 @@ import hauser
 from hauser.compat import comet
 from hauser.compat.bleurt import score
 
-from conftest import NLI_FIXTURES
+from conftest import NLI_FIXTURES, comet_samples, nli_reference, unified_cases
 
 pytestmark = pytest.mark.skipif(not hauser.NEURAL, reason="built without the neural feature")
 
 TOL = 1e-5
 
 
-def reference(*parts: str):
-    return json.loads(NLI_FIXTURES.joinpath(*parts, "reference.json").read_text())
-
-
 @pytest.mark.parametrize("form", ["bleurt", "bleurt-20", "bleurt-20-d"])
 def test_bleurt_scorer_matches_bleurt_pytorch(form):
-    r = reference(form)
+    r = nli_reference(form)
     scorer = score.BleurtScorer(str(NLI_FIXTURES / form))
     got = scorer.score(references=r["references"], candidates=r["candidates"], batch_size=2)
     assert isinstance(got, list) and all(type(s) is float for s in got)
@@ -48,7 +43,7 @@ def _ckpt(*parts: str) -> str:
 
 
 def test_comet_predict_matches_unbabel_comet():
-    r = reference("comet")
+    r = nli_reference("comet")
     rows = [{"src": s, "mt": m, "ref": f} for s, m, f in zip(r["src"], r["mt"], r["ref"])]
     for name in ("estimator", "regression"):
         model = comet.load_from_checkpoint(_ckpt("comet", name))
@@ -61,23 +56,11 @@ def test_comet_predict_matches_unbabel_comet():
         assert model.predict(rows, batch_size=8, gpus=1).scores == pytest.approx(out.scores, abs=1e-6)
 
 
-def _unified_cases():
-    r = reference("comet-unified")
-    return [pytest.param(m, mode, id=f"{m}-{mode}") for m, modes in r["models"].items() for mode in modes]
-
-
-@pytest.mark.parametrize("name,mode", _unified_cases())
+@pytest.mark.parametrize("name,mode", unified_cases())
 def test_comet_unified_models_and_spans(name, mode):
-    r = reference("comet-unified")
+    r = nli_reference("comet-unified")
     want = r["models"][name][mode]
-    rows = []
-    for s, m, f in zip(r["src"], r["mt"], r["ref"]):
-        row = {"mt": m}
-        if "src" in mode:
-            row["src"] = s
-        if "ref" in mode:
-            row["ref"] = f
-        rows.append(row)
+    rows = comet_samples(r, mode)
     out = comet.load_from_checkpoint(_ckpt("comet-unified", name)).predict(rows, gpus=0)
     assert out.scores == pytest.approx(want["scores"], abs=TOL)
     if "error_spans" in want:
@@ -87,7 +70,7 @@ def test_comet_unified_models_and_spans(name, mode):
 
 
 def test_comet_ranking_and_qe_classes():
-    r = reference("comet")
+    r = nli_reference("comet")
     for name, keys in (("cls", ("src", "mt", "ref")), ("qe", ("src", "mt"))):
         rows = [dict(zip(keys, t)) for t in zip(*(r[k] for k in keys))]
         out = comet.load_from_checkpoint(_ckpt("comet", name)).predict(rows, gpus=0)

@@ -7,27 +7,22 @@ tolerances, and against `hauser metric bleurt|comet` on the same inputs.
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
 
 import hauser
 
-from conftest import NLI_FIXTURES, write_lines
+from conftest import NLI_FIXTURES, comet_samples, nli_reference, unified_cases, write_lines
 
 pytestmark = pytest.mark.skipif(not hauser.NEURAL, reason="built without the neural feature")
 
 TOL = 1e-4
 
 
-def reference(*parts: str):
-    return json.loads(NLI_FIXTURES.joinpath(*parts, "reference.json").read_text())
-
-
 @pytest.mark.parametrize("form", ["bleurt", "bleurt-20", "bleurt-20-d"])
 def test_bleurt_matches_bleurt_pytorch(form):
-    r = reference(form)
+    r = nli_reference(form)
     scorer = hauser.BLEURT(str(NLI_FIXTURES / form), batch_size=3)
     got = scorer.score(references=r["references"], candidates=r["candidates"])
     assert isinstance(got, np.ndarray) and got.shape == (len(r["scores"]),)
@@ -37,29 +32,12 @@ def test_bleurt_matches_bleurt_pytorch(form):
         scorer.score(references=r["references"][:2], candidates=r["candidates"])
 
 
-def _samples(r, mode):
-    rows = []
-    for s, m, f in zip(r["src"], r["mt"], r["ref"]):
-        row = {"mt": m}
-        if "src" in mode:
-            row["src"] = s
-        if "ref" in mode:
-            row["ref"] = f
-        rows.append(row)
-    return rows
-
-
-def _unified_cases():
-    r = reference("comet-unified")
-    return [pytest.param(model, mode, id=f"{model}-{mode}") for model, modes in r["models"].items() for mode in modes]
-
-
-@pytest.mark.parametrize("model,mode", _unified_cases())
+@pytest.mark.parametrize("model,mode", unified_cases())
 def test_comet_predict_matches_unbabel_comet(model, mode):
-    r = reference("comet-unified")
+    r = nli_reference("comet-unified")
     want = r["models"][model][mode]
     comet = hauser.COMET(str(NLI_FIXTURES / "comet-unified" / model), batch_size=4)
-    out = comet.predict(_samples(r, mode))
+    out = comet.predict(comet_samples(r, mode))
     assert isinstance(out.scores, np.ndarray)
     assert np.allclose(out.scores, want["scores"], atol=TOL, rtol=0)
     assert out["system_score"] == pytest.approx(float(np.mean(out.scores)))
@@ -78,7 +56,7 @@ def test_comet_predict_matches_unbabel_comet(model, mode):
 
 
 def test_comet_estimator_classes_and_score():
-    r = reference("comet")
+    r = nli_reference("comet")
     rows = [{"src": s, "mt": m, "ref": f} for s, m, f in zip(r["src"], r["mt"], r["ref"])]
     for name in ("estimator", "regression", "cls"):
         comet = hauser.COMET(str(NLI_FIXTURES / "comet" / name))
@@ -89,7 +67,7 @@ def test_comet_estimator_classes_and_score():
     assert np.allclose(qe.score(r["mt"], sources=r["src"]), r["models"]["qe"]["scores"], atol=TOL)
 
 
-def test_comet_refuses_malformed_samples():
+def test_comet_refuses_malformedcomet_samples():
     comet = hauser.COMET(str(NLI_FIXTURES / "comet-unified" / "kiwi"))
     with pytest.raises(ValueError, match="unknown key"):
         comet.predict([{"mt": "a", "hyp": "b"}])
@@ -103,14 +81,14 @@ def test_comet_refuses_malformed_samples():
 
 
 def test_comet_equals_the_command_line(cli, tmp_path):
-    r = reference("comet-unified")
+    r = nli_reference("comet-unified")
     model = NLI_FIXTURES / "comet-unified" / "xcomet"
     files = {k: write_lines(tmp_path / f"{k}.txt", r[k]) for k in ("src", "mt", "ref")}
     lines = cli.jsonl(
         ["metric", "comet", "--model", str(model), "--src", str(files["src"]), "--hyp", str(files["mt"]),
          "--ref", str(files["ref"]), "--sentence", "--format", "jsonl"]
     )
-    out = hauser.COMET(str(model)).predict(_samples(r, "src+ref"))
+    out = hauser.COMET(str(model)).predict(comet_samples(r, "src+ref"))
     assert [line["score"] for line in lines] == pytest.approx(list(out.scores), abs=1e-6)
     assert [line["error_spans"] for line in lines] == [
         [dict(s, confidence=pytest.approx(s["confidence"], abs=1e-6)) for s in spans]
@@ -122,14 +100,14 @@ def test_comet_equals_the_command_line(cli, tmp_path):
 def _metricx_cases():
     out = []
     for fixture in ("metricx", "metricx-relu"):
-        r = reference(fixture)
+        r = nli_reference(fixture)
         out += [pytest.param(fixture, mode, id=f"{fixture}-{mode}") for mode in r["modes"]]
     return out
 
 
 @pytest.mark.parametrize("fixture,mode", _metricx_cases())
 def test_metricx_matches_the_metricx_repository(fixture, mode):
-    r = reference(fixture)
+    r = nli_reference(fixture)
     want = r["modes"][mode]
     version = int(mode[:2])
     with_ref = not want["qe"]
