@@ -143,11 +143,12 @@ def _error_rate(name: str) -> Callable[..., Union[float, int]]:
         for d in metric.sentence_details(hyps, refs, refs_per_hyp=False):
             incorrect += d["substitutions"] + d["deletions"] + d["insertions"]
             total += d["substitutions"] + d["deletions"] + d["hits"]
-        if not concatenate_texts:
-            return incorrect / total
-        # jiwer's value of the whole list: its number of insertions (an int) when every
-        # reference is empty.
-        return incorrect if total == 0 else float(metric.corpus(hyps, refs, refs_per_hyp=False))
+        # jiwer's value of the whole list is the same quotient of the same sums, except that
+        # when every reference is empty it is the number of insertions (an int) where the
+        # script's own sum divides by zero.
+        if concatenate_texts and total == 0:
+            return incorrect
+        return incorrect / total
 
     return compute
 
