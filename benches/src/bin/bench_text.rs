@@ -2,8 +2,8 @@
 //! settings), corpus BLEU and corpus TER over line-aligned files; then a paired bootstrap of
 //! BLEU (two systems against a baseline, statistics extraction included) on the smaller files.
 //! Each workload times the library calls of the command that computes it: sentence scores as
-//! `hauser metric chrf|bleu --sentence` computes them (`segment_stats`, then
-//! `score_from_stats`, over rayon's `par_iter`; the command then divides by 100, left out here
+//! `hauser metric chrf|bleu --sentence` computes them (`SummedStats::segment_score`: chrF's
+//! `segment_stats` then `score_from_stats`, BLEU's statistics on the stack; over rayon's `par_iter`; the command then divides by 100, left out here
 //! to compare with sacreBLEU's 0-100 scores), corpus scores with `corpus`, the paired test with
 //! `hauser metric bleu --paired-bs`'s `segment_stats`, `BleuStats::row` and `paired_bootstrap`.
 //! Rayon's pool has `RAYON_NUM_THREADS` threads (every workload uses it). Writes the
@@ -51,7 +51,7 @@ fn main() {
     let b: Vec<f64> = hyps
         .par_iter()
         .zip(&refs1)
-        .map(|(h, r)| bleu.score_from_stats(&bleu.segment_stats(h, r)))
+        .map(|(h, r)| bleu.segment_score(h, r))
         .collect();
     let t_bleu = t.elapsed().as_secs_f64();
 

@@ -129,19 +129,14 @@ impl<M: SummedStats + StatsScorer + 'static> TextMetric for Summed<M> {
         let unit = self.to_unit();
         // Straight from the statistics: a per-sentence `MetricScore` would clone a signature
         // per hypothesis, a fifth of the cost of a short sentence.
-        self.per_segment(hyps, refs, |h, r| {
-            sentence.score_from_stats(&sentence.segment_stats(h, r)) / unit
-        })
+        self.per_segment(hyps, refs, |h, r| sentence.segment_score(h, r) / unit)
     }
     fn segment_corpus_scores(
         &self,
         hyps: &[String],
         refs: &[Vec<String>],
     ) -> Result<Vec<f64>, MetricError> {
-        self.per_segment(hyps, refs, |h, r| {
-            self.metric
-                .score_from_stats(&self.metric.segment_stats(h, r))
-        })
+        self.per_segment(hyps, refs, |h, r| self.metric.segment_score(h, r))
     }
     fn sentence_details(
         &self,

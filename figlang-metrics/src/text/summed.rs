@@ -22,6 +22,12 @@ pub trait SummedStats: Clone + std::fmt::Debug + Send + Sync {
     /// The statistics of a hypothesis against its references.
     fn segment_stats(&self, hyp: &str, refs: &[&str]) -> Self::Stats;
 
+    /// The score of one segment, `score_from_stats(&segment_stats(hyp, refs))`; a metric may
+    /// compute it without building the statistics (BLEU keeps them on the stack).
+    fn segment_score(&self, hyp: &str, refs: &[&str]) -> f64 {
+        self.score_from_stats(&self.segment_stats(hyp, refs))
+    }
+
     /// The summed statistics of a corpus (`refs[i]`: the references of `hyps[i]`).
     fn corpus_stats(&self, hyps: &[String], refs: &[Vec<&str>]) -> Self::Stats;
 

@@ -115,6 +115,18 @@ impl BleuStats {
         }
     }
 
+    /// Adds one segment's statistics from the fast path.
+    fn add_fast(&mut self, f: &FastStats) {
+        self.sys_len += f.sys_len;
+        self.ref_len += f.ref_len;
+        for (a, b) in self.correct.iter_mut().zip(&f.correct) {
+            *a += b;
+        }
+        for (n, t) in self.total.iter_mut().enumerate() {
+            *t += f.sys_len.saturating_sub(n);
+        }
+    }
+
     fn add(&mut self, o: &BleuStats) {
         self.sys_len += o.sys_len;
         self.ref_len += o.ref_len;
@@ -181,6 +193,16 @@ const CORPUS_CHUNK: usize = 1024;
 
 /// Highest order the fast path packs into a `u64` (16 bits per token id).
 const FAST_MAX_ORDER: usize = 4;
+
+/// One segment's statistics as the fast path counts them, on the stack (orders up to
+/// [`FAST_MAX_ORDER`]; a hypothesis of `sys_len` tokens has `sys_len - n` n-grams of order
+/// `n + 1`).
+#[derive(Debug, Default, Clone, Copy)]
+struct FastStats {
+    sys_len: usize,
+    ref_len: usize,
+    correct: [usize; FAST_MAX_ORDER],
+}
 
 /// Per-thread buffers of the fast segment statistics, reused across segments.
 #[derive(Debug, Default)]
@@ -269,11 +291,33 @@ impl SacreBleu {
 
     /// Adds the statistics of one segment to `acc`.
     fn accumulate<R: AsRef<str>>(&self, hyp: &str, refs: &[R], acc: &mut BleuStats) {
+        match self.fast_stats(hyp, refs) {
+            Some(f) => acc.add_fast(&f),
+            None => acc.add(&self.segment_stats_reference(hyp, refs)),
+        }
+    }
+
+    /// The fast path's statistics, where it applies.
+    fn fast_stats<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> Option<FastStats> {
+        if !(1..=FAST_MAX_ORDER).contains(&self.max_ngram_order) {
+            return None;
+        }
+        SCRATCH.with_borrow_mut(|sc| self.accumulate_fast(sc, hyp, refs))
+    }
+
+    /// `score_from_stats(&segment_stats(hyp, refs))`, without building the statistics' lists
+    /// where the fast path applies: a sentence score allocates nothing.
+    pub fn segment_score<R: AsRef<str>>(&self, hyp: &str, refs: &[R]) -> f64 {
         let n = self.max_ngram_order;
-        let done = (1..=FAST_MAX_ORDER).contains(&n)
-            && SCRATCH.with_borrow_mut(|sc| self.accumulate_fast(sc, hyp, refs, acc));
-        if !done {
-            acc.add(&self.segment_stats_reference(hyp, refs));
+        match self.fast_stats(hyp, refs) {
+            Some(f) => {
+                let mut total = [0usize; FAST_MAX_ORDER];
+                for (k, t) in total.iter_mut().enumerate() {
+                    *t = f.sys_len.saturating_sub(k);
+                }
+                self.score_parts(f.sys_len, f.ref_len, &f.correct[..n], &total[..n])
+            }
+            None => self.score_from_stats(&self.segment_stats(hyp, refs)),
         }
     }
 
@@ -296,15 +340,14 @@ impl SacreBleu {
     /// counted (their largest count over the references), then each hypothesis n-gram takes
     /// one from its count while any is left: the clipped matches, `min(hyp, ref)` summed. Only
     /// the references' tokens and n-grams are stored: a hypothesis n-gram that is not a
-    /// reference n-gram matches nothing, nor does any longer one that starts with it. `false`
-    /// (nothing added) when the references have too many distinct tokens for 16-bit ids.
+    /// reference n-gram matches nothing, nor does any longer one that starts with it. `None`
+    /// when the references have too many distinct tokens for 16-bit ids.
     fn accumulate_fast<R: AsRef<str>>(
         &self,
         sc: &mut BleuScratch,
         hyp: &str,
         refs: &[R],
-        acc: &mut BleuStats,
-    ) -> bool {
+    ) -> Option<FastStats> {
         let max_n = self.max_ngram_order;
         sc.text.clear();
         sc.spans.clear();
@@ -313,8 +356,10 @@ impl SacreBleu {
             self.push_side(sc, r.as_ref());
         }
         self.push_side(sc, hyp);
+        // Room for the interner to read any token's first 8 bytes as one word.
+        sc.text.push_str("        ");
         if u32::try_from(sc.text.len()).is_err() {
-            return false;
+            return None;
         }
         let BleuScratch {
             text,
@@ -337,7 +382,7 @@ impl SacreBleu {
                 .map(|&(a, b)| interner.intern(bytes, a, b) + 1),
         );
         if interner.len() >= 0xFFFF {
-            return false;
+            return None;
         }
         ids.extend(
             spans[ref_end..]
@@ -397,15 +442,11 @@ impl SacreBleu {
                 }
             }
         }
-        acc.sys_len += hyp_len;
-        acc.ref_len += closest.map_or(0, |c| c.1);
-        for (a, &c) in acc.correct.iter_mut().zip(&correct) {
-            *a += c;
-        }
-        for (n, t) in acc.total.iter_mut().enumerate() {
-            *t += hyp_len.saturating_sub(n);
-        }
-        true
+        Some(FastStats {
+            sys_len: hyp_len,
+            ref_len: closest.map_or(0, |c| c.1),
+            correct,
+        })
     }
 
     /// The straightforward statistics (one hash map of borrowed token slices): used where the
@@ -452,15 +493,33 @@ impl SacreBleu {
 
     /// BLEU (0-100) from sufficient statistics (sacreBLEU's `compute_bleu`).
     pub fn score_from_stats(&self, stats: &BleuStats) -> f64 {
+        self.score_parts(stats.sys_len, stats.ref_len, &stats.correct, &stats.total)
+    }
+
+    /// [`Self::score_from_stats`] of statistics given by their parts.
+    fn score_parts(
+        &self,
+        sys_len: usize,
+        ref_len: usize,
+        correct: &[usize],
+        total: &[usize],
+    ) -> f64 {
         let max_n = self.max_ngram_order;
         if max_n > STACK_ORDERS {
-            return self.details(stats).score;
+            let (mut counts, mut totals, mut precisions) =
+                (vec![0.0; max_n], vec![0.0; max_n], vec![0.0; max_n]);
+            return self.compute(
+                (sys_len, ref_len, correct, total),
+                &mut counts,
+                &mut totals,
+                &mut precisions,
+            );
         }
         // The per-order working lists on the stack: a sentence score allocates nothing here.
         let mut work = [[0.0; STACK_ORDERS]; 3];
         let [counts, totals, precisions] = &mut work;
         self.compute(
-            stats,
+            (sys_len, ref_len, correct, total),
             &mut counts[..max_n],
             &mut totals[..max_n],
             &mut precisions[..max_n],
@@ -473,7 +532,12 @@ impl SacreBleu {
         let max_n = self.max_ngram_order;
         let (mut counts, mut totals, mut precisions) =
             (vec![0.0; max_n], vec![0.0; max_n], vec![0.0; max_n]);
-        let score = self.compute(stats, &mut counts, &mut totals, &mut precisions);
+        let score = self.compute(
+            (stats.sys_len, stats.ref_len, &stats.correct, &stats.total),
+            &mut counts,
+            &mut totals,
+            &mut precisions,
+        );
         let (sys, rl) = (stats.sys_len as f64, stats.ref_len as f64);
         BleuDetails {
             score,
@@ -490,24 +554,25 @@ impl SacreBleu {
     /// sacreBLEU's `compute_bleu` into caller-provided per-order lists (`max_ngram_order`
     /// long, zeroed): fills the counts and totals as sacreBLEU reports them and the
     /// precisions, and returns the score.
+    /// The statistics come as their parts `(sys_len, ref_len, correct, total)`.
     fn compute(
         &self,
-        stats: &BleuStats,
+        (sys_len, ref_len, stats_correct, stats_total): (usize, usize, &[usize], &[usize]),
         correct: &mut [f64],
         total: &mut [f64],
         precisions: &mut [f64],
     ) -> f64 {
         let max_n = self.max_ngram_order;
-        for (c, &s) in correct.iter_mut().zip(&stats.correct) {
+        for (c, &s) in correct.iter_mut().zip(stats_correct) {
             *c = s as f64;
         }
-        for (t, &s) in total.iter_mut().zip(&stats.total) {
+        for (t, &s) in total.iter_mut().zip(stats_total) {
             *t = s as f64;
         }
-        if stats.correct.iter().all(|&c| c == 0) {
+        if stats_correct.iter().all(|&c| c == 0) {
             return 0.0;
         }
-        let bp = brevity_penalty(stats.sys_len as f64, stats.ref_len as f64);
+        let bp = brevity_penalty(sys_len as f64, ref_len as f64);
         let mut smooth_mteval = 1.0;
         let mut eff_order = max_n;
         for n in 1..=max_n {
@@ -632,6 +697,9 @@ impl SummedStats for SacreBleu {
     }
     fn score_from_stats(&self, stats: &BleuStats) -> f64 {
         SacreBleu::score_from_stats(self, stats)
+    }
+    fn segment_score(&self, hyp: &str, refs: &[&str]) -> f64 {
+        SacreBleu::segment_score(self, hyp, refs)
     }
     fn corpus(&self, hyps: &[String], refs: &[Vec<&str>]) -> Result<MetricScore, MetricError> {
         SacreBleu::corpus(self, hyps, refs)

@@ -3,6 +3,7 @@
 pub(in crate::text) mod intl_tables;
 pub mod porter;
 pub mod punkt;
+mod t13a_spans;
 pub(in crate::text) mod ter_tokenize;
 pub mod tokenize;
 pub mod treebank_legacy;

@@ -167,7 +167,7 @@ fn sub(p: &str, rep: &'static str) -> Sub {
 /// Reusable buffers of the 13a tokenizer.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch13a {
-    a: Vec<u8>,
+    pub(super) a: Vec<u8>,
     b: Vec<u8>,
 }
 
@@ -188,8 +188,8 @@ static CLASS_13A: [u8; 256] = {
     t
 };
 const PUNCT: u8 = 1;
-const PERIOD_COMMA: u8 = 2;
-const HYPHEN: u8 = 4;
+pub(super) const PERIOD_COMMA: u8 = 2;
+pub(super) const HYPHEN: u8 = 4;
 
 /// 13a's first rule on ` {line} ` (`pad`; `zh` runs the rules on the line as it is) into `a`.
 /// With `bail`, gives up (`None`) at the first byte that 13a's replacements before the rules
@@ -280,12 +280,12 @@ fn pair_pass(
 ///
 /// `line` is the raw line: 13a's replacements ([`pre_13a`]) are applied first where they could
 /// change anything.
-fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
+pub(super) fn rules_13a<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
     let seen = match rule1_13a(line, &mut sc.a, true, true) {
         Some(seen) => seen,
         None => rule1_13a(&pre_13a(line), &mut sc.a, false, true).unwrap_or(!0),
     };
-    regexp_rest(sc, seen)
+    regexp_rest_str(sc, seen)
 }
 
 /// sacreBLEU's `zh`: the line stripped (Python's `str.strip()`), a space on each side of every
@@ -303,7 +303,7 @@ fn rules_zh<'s>(line: &str, sc: &'s mut Scratch13a) -> &'s str {
         }
     }
     let seen = rule1_13a(&spaced, &mut sc.a, false, false).unwrap_or(!0);
-    regexp_rest(sc, seen)
+    regexp_rest_str(sc, seen)
 }
 
 /// sacreBLEU's `_UCODE_RANGES` test, `start <= c <= end` on Python strings. Two of its bounds
@@ -342,7 +342,13 @@ fn is_chinese_char(c: char) -> bool {
 /// The three `TokenizerRegexp` rules after the first, from `sc.a` (rule 1's output, which has
 /// the byte classes `seen`): rules 2 and 3 need a period or comma, rule 4 a hyphen; the rules
 /// that cannot match are skipped.
-fn regexp_rest(sc: &mut Scratch13a, seen: u8) -> &str {
+fn regexp_rest_str(sc: &mut Scratch13a, seen: u8) -> &str {
+    std::str::from_utf8(regexp_rest(sc, seen))
+        .expect("13a rules insert ASCII spaces at character boundaries only")
+}
+
+/// [`regexp_rest_str`]'s bytes.
+pub(super) fn regexp_rest(sc: &mut Scratch13a, seen: u8) -> &[u8] {
     let (a, b) = (&mut sc.a, &mut sc.b);
     if seen & PERIOD_COMMA != 0 {
         pair_pass(
@@ -362,7 +368,7 @@ fn regexp_rest(sc: &mut Scratch13a, seen: u8) -> &str {
             |o, x, y| o.extend_from_slice(&[b' ', x, b' ', y]),
         );
     }
-    let out = if seen & HYPHEN != 0 {
+    if seen & HYPHEN != 0 {
         pair_pass(
             a,
             b,
@@ -374,12 +380,11 @@ fn regexp_rest(sc: &mut Scratch13a, seen: u8) -> &str {
         b
     } else {
         a
-    };
-    std::str::from_utf8(out).expect("13a rules insert ASCII spaces at character boundaries only")
+    }
 }
 
 /// 13a's replacements before the rules (`<skipped>`, line breaks, four HTML entities).
-fn pre_13a(line: &str) -> String {
+pub(super) fn pre_13a(line: &str) -> String {
     let mut l = line
         .replace("<skipped>", "")
         .replace("-\n", "")
@@ -475,7 +480,7 @@ impl SacreTokenizer {
     ) {
         match self {
             SacreTokenizer::None => push_tokens(line, out, spans),
-            SacreTokenizer::T13a => push_tokens(rules_13a(line, sc), out, spans),
+            SacreTokenizer::T13a => super::t13a_spans::push_13a(line, sc, out, spans),
             SacreTokenizer::Intl => {
                 push_tokens(&apply_all(line.to_string(), &RE_INTL), out, spans);
             }
@@ -492,7 +497,7 @@ impl SacreTokenizer {
 
 /// Python's `str.split()` of `s`, appended as described at [`SacreTokenizer::tokens_into`]:
 /// `s` is copied whole, then a space, and the spans of its tokens recorded.
-fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
+pub(super) fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
     let base = out.len();
     out.push_str(s);
     out.push(' ');
@@ -529,7 +534,7 @@ fn push_tokens(s: &str, out: &mut String, spans: &mut Vec<(u32, u32)>) {
 /// Calls `f(start, end)` for each whitespace-separated token of the ASCII `bytes`, in order:
 /// one whitespace bit per byte, 64 bytes at a time, and the tokens' ends found by counting
 /// trailing zeros instead of a branch per byte.
-fn ascii_token_spans(bytes: &[u8], mut f: impl FnMut(usize, usize)) {
+pub(super) fn ascii_token_spans(bytes: &[u8], mut f: impl FnMut(usize, usize)) {
     let mut start: Option<usize> = None;
     for (k, chunk) in bytes.chunks(64).enumerate() {
         let off = 64 * k;
@@ -776,6 +781,20 @@ mod tests {
             let want = tokenize_13a_regex(&s);
             proptest::prop_assert_eq!(SacreTokenizer::T13a.tokenize(&s), want.clone());
             proptest::prop_assert_eq!(toks.join(" "), want);
+        }
+
+        /// Lines without whitespace outside ASCII and without 13a's replacements: the ones the
+        /// single scan of `t13a_spans` tokenizes (the oracle above mostly draws the others).
+        #[test]
+        fn t13a_scan_equals_regex_oracle(
+            s in "([a-cA-Z0-9.,\\-;:!?'\"$%()/\\[\\]{}~`@^_|+= \t\u{1c}é日😀]|\\.\\.\\.|[0-9][.,-][0-9]|[.,-]{2,3}){0,40}"
+        ) {
+            let mut sc = Scratch13a::default();
+            let mut out = String::new();
+            let mut spans = Vec::new();
+            SacreTokenizer::T13a.tokens_into(&s, &mut sc, &mut out, &mut spans);
+            let toks: Vec<&str> = spans.iter().map(|&(a, b)| &out[a as usize..b as usize]).collect();
+            proptest::prop_assert_eq!(toks.join(" "), tokenize_13a_regex(&s));
         }
     }
 }
