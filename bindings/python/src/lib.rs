@@ -39,6 +39,7 @@ fn _hauser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<texts::ArrowStrings>()?;
     m.add_class::<metrics::PyTextMetric>()?;
     m.add_function(wrap_pyfunction!(metrics::metric_names, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::rouge_tokens, m)?)?;
     stats::register(m)?;
     wmt_stats::register(m)?;
     m.add_class::<kb::KnowledgeBase>()?;

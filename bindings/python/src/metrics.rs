@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 
+use figlang_metrics::text::rouge::RougeScore;
 use figlang_metrics::text::significance::{
     confidence_record, paired_records, PairedTest, Resampling, DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_SAMPLES,
@@ -72,7 +73,7 @@ fn opt<'py, T: FromPyObjectOwned<'py>>(
 }
 
 /// The option names, those of `hauser metric`'s flags with underscores.
-const OPTIONS: [&str; 25] = [
+const OPTIONS: [&str; 28] = [
     "tokenize",
     "smooth_method",
     "smooth_value",
@@ -98,6 +99,9 @@ const OPTIONS: [&str; 25] = [
     "rouge_impl",
     "rouge_pretokenize",
     "wordnet",
+    "meteor_alpha",
+    "meteor_beta",
+    "meteor_gamma",
 ];
 
 /// [`TextMetricOptions`] for metric `name` from keyword options named as `hauser metric`'s
@@ -158,6 +162,9 @@ fn options(name: &str, o: Option<&Bound<'_, PyDict>>) -> PyResult<TextMetricOpti
         nltk,
         rouge_pretokenize: flag("rouge_pretokenize")?,
         wordnet: opt::<PathBuf>(o, "wordnet")?.unwrap_or(d.wordnet),
+        meteor_alpha: opt(o, "meteor_alpha")?,
+        meteor_beta: opt(o, "meteor_beta")?,
+        meteor_gamma: opt(o, "meteor_gamma")?,
         ..d
     }
     .with_words(name, words)
@@ -534,4 +541,15 @@ fn resampling(n: usize, seed: Option<u64>) -> PyResult<Resampling> {
 #[pyfunction]
 pub(crate) fn metric_names() -> Vec<&'static str> {
     NAMES.to_vec()
+}
+
+/// rouge-score's `DefaultTokenizer(use_stemmer).tokenize(text)`, as the ROUGE metrics read it.
+#[pyfunction]
+#[pyo3(signature = (text, use_stemmer=false))]
+pub(crate) fn rouge_tokens(text: &str, use_stemmer: bool) -> Vec<String> {
+    RougeScore {
+        use_stemmer,
+        split_summaries: false,
+    }
+    .tokens(text)
 }

@@ -172,6 +172,12 @@ pub struct TextMetricOptions {
     pub rouge_pretokenize: bool,
     /// meteor: the WordNet 3.0 database directory.
     pub wordnet: PathBuf,
+    /// meteor: NLTK's `alpha` (precision/recall balance; 0.9 when none).
+    pub meteor_alpha: Option<f64>,
+    /// meteor: NLTK's `beta` (fragmentation exponent; 3 when none).
+    pub meteor_beta: Option<f64>,
+    /// meteor: NLTK's `gamma` (fragmentation weight; 0.5 when none).
+    pub meteor_gamma: Option<f64>,
 }
 
 /// sacreBLEU's chrF settings (`--chrf-*`); `None` keeps the metric's default (chrF: 6
@@ -213,6 +219,9 @@ impl Default for TextMetricOptions {
             rouge_impl: RougeImpl::RougeScore,
             rouge_pretokenize: false,
             wordnet: PathBuf::from("/usr/share/wordnet"),
+            meteor_alpha: None,
+            meteor_beta: None,
+            meteor_gamma: None,
         }
     }
 }
@@ -397,6 +406,9 @@ fn rouge(o: &TextMetricOptions, rouge_type: RougeType) -> Result<Box<dyn TextMet
 fn meteor(o: &TextMetricOptions) -> Result<Box<dyn TextMetric>, MetricError> {
     let mut m = Meteor::new(&o.wordnet)?;
     m.tokenizer = o.nltk;
+    m.alpha = o.meteor_alpha.unwrap_or(m.alpha);
+    m.beta = o.meteor_beta.unwrap_or(m.beta);
+    m.gamma = o.meteor_gamma.unwrap_or(m.gamma);
     if o.nltk == NltkTokenizer::V345 {
         m.version = MeteorVersion::V345;
     }

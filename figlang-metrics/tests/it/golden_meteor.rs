@@ -83,3 +83,60 @@ fn wordnet_meteor_nltk345_matches_nltk_3_4_5() {
     }
     mm.assert_none();
 }
+
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_meteor_takes_nltk_s_parameters_from_the_options() {
+    use figlang_metrics::text::{metric_by_name, TextMetricOptions};
+    let score = |alpha, beta, gamma, hyp: &str, reference: &str| {
+        let o = TextMetricOptions {
+            wordnet: common::wordnet_dir().into(),
+            meteor_alpha: alpha,
+            meteor_beta: beta,
+            meteor_gamma: gamma,
+            ..TextMetricOptions::default()
+        };
+        let m = metric_by_name("meteor", &o).expect("meteor");
+        let refs = vec![vec![reference.to_string()]];
+        let s = m.sentence_scores(&[hyp.to_string()], &refs).expect("score")[0];
+        (s, m.signature(1, 1).to_string())
+    };
+    // NLTK: 5 matches (4 exact, mat/mats by stem) of 6 hypothesis and 5 reference words, in 2
+    // chunks.
+    let (hyp, reference) = ("the cat sat on a mat", "the cat sat on mats");
+    let (default, sig) = score(None, None, None, hyp, reference);
+    assert!(
+        sig.contains("alpha:0.9") && sig.contains("beta:3") && sig.contains("gamma:0.5"),
+        "{sig}"
+    );
+    let (p, r, frag) = (5.0 / 6.0, 5.0 / 5.0, 2.0_f64 / 5.0);
+    let nltk =
+        |a: f64, b: f64, g: f64| (1.0 - g * frag.powf(b)) * (p * r / (a * p + (1.0 - a) * r));
+    assert!((default - nltk(0.9, 3.0, 0.5)).abs() < 1e-12, "{default}");
+    let (other, sig) = score(Some(0.5), Some(2.0), Some(0.3), hyp, reference);
+    assert!(
+        sig.contains("alpha:0.5") && sig.contains("beta:2") && sig.contains("gamma:0.3"),
+        "{sig}"
+    );
+    assert!((other - nltk(0.5, 2.0, 0.3)).abs() < 1e-12, "{other}");
+    // alpha 2 with recall twice the precision: NLTK's ZeroDivisionError, a score of 0.
+    let (zero, _) = score(Some(2.0), None, None, "cat dog bird fish", "cat dog");
+    assert_eq!(zero, 0.0);
+    // (2/5) ** -2000 overflows: NLTK's OverflowError is an error here.
+    let o = TextMetricOptions {
+        wordnet: common::wordnet_dir().into(),
+        meteor_beta: Some(-2000.0),
+        ..TextMetricOptions::default()
+    };
+    let m = metric_by_name("meteor", &o).expect("meteor");
+    let err = m
+        .sentence_scores(&[hyp.to_string()], &[vec![reference.to_string()]])
+        .expect_err("overflow");
+    assert!(
+        err.to_string().starts_with(&format!(
+            "meteor: {}",
+            figlang_metrics::text::meteor::OVERFLOW
+        )),
+        "{err}"
+    );
+}

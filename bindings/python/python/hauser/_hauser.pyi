@@ -18,6 +18,7 @@ __all__ = [
     "ArrowStrings",
     "TextMetric",
     "metric_names",
+    "rouge_tokens",
     "pearson",
     "spearman",
     "kendall",
@@ -105,6 +106,7 @@ class TextMetric:
     ) -> List[Dict[str, Any]]: ...
 
 def metric_names() -> List[str]: ...
+def rouge_tokens(text: str, use_stemmer: bool = False) -> List[str]: ...
 
 # Statistics (float64 columns as native-endian bytes; see hauser.stats for the public API).
 def pearson(x: bytes, y: bytes) -> Tuple[float, float]: ...

@@ -96,7 +96,7 @@ class Metric:
     ``chrf_eps_smoothing``, ``ter_case_sensitive``, ``ter_normalized``, ``ter_no_punct``,
     ``ter_asian_support``, ``weights``, ``auto_reweigh``, ``corpus``, ``use_stemmer``,
     ``split_summaries``, ``nltk_tokenizer``, ``rouge_impl``, ``rouge_pretokenize``,
-    ``wordnet``). ``sentence()`` is ``hauser metric NAME --sentence``, ``corpus()`` the corpus
+    ``wordnet``, ``meteor_alpha``, ``meteor_beta``, ``meteor_gamma``). ``sentence()`` is ``hauser metric NAME --sentence``, ``corpus()`` the corpus
     line with ``--format json``. One object can be used from many threads at once."""
 
     def __init__(self, name: str, **options: Any) -> None:

@@ -1,5 +1,6 @@
 //! METEOR compatible with NLTK's `meteor_score` (NLTK 3.10.4): exact, Porter-stem and
-//! WordNet-synonym matching stages, parameters alpha 0.9, beta 3, gamma 0.5, chunk penalty,
+//! WordNet-synonym matching stages, parameters alpha 0.9, beta 3, gamma 0.5 (NLTK's defaults;
+//! any others as NLTK's keyword arguments), chunk penalty,
 //! maximum over references. Inputs are tokenized with NLTK's `word_tokenize` and lowercased.
 
 use std::collections::{HashMap, HashSet};
@@ -43,6 +44,9 @@ pub struct Meteor {
 }
 
 type Enum = Vec<(usize, String)>;
+
+/// How the error of an overflowing fragmentation penalty starts (NLTK's `OverflowError`).
+pub const OVERFLOW: &str = "numerical result out of range";
 
 /// NLTK's `_match_enums`: right-to-left over the hypothesis, each word takes the last free
 /// identical reference word.
@@ -176,8 +180,18 @@ impl Meteor {
         matches
     }
 
-    /// NLTK `single_meteor_score(reference, hypothesis)` on tokens.
+    /// NLTK `single_meteor_score(reference, hypothesis)` on tokens; NaN where NLTK's
+    /// `frag_frac ** beta` overflows (its `OverflowError`; a very negative `beta`).
     pub fn single_tokens<S: AsRef<str>>(&self, reference: &[S], hyp: &[S]) -> f64 {
+        self.checked_tokens(reference, hyp).unwrap_or(f64::NAN)
+    }
+
+    /// [`Meteor::single_tokens`], with NLTK's overflow an error.
+    fn checked_tokens<S: AsRef<str>>(
+        &self,
+        reference: &[S],
+        hyp: &[S],
+    ) -> Result<f64, MetricError> {
         let h: Enum = hyp
             .iter()
             .map(|w| w.as_ref().to_lowercase())
@@ -204,20 +218,36 @@ impl Meteor {
         matches.sort_by_key(|m| m.0);
         let m = matches.len() as f64;
         if hl == 0 || rl == 0 || matches.is_empty() {
-            return 0.0;
+            return Ok(0.0);
         }
         let precision = m / hl as f64;
         let recall = m / rl as f64;
-        let fmean = precision * recall / (self.alpha * precision + (1.0 - self.alpha) * recall);
+        let denominator = self.alpha * precision + (1.0 - self.alpha) * recall;
+        // NLTK returns 0 where its division raises ZeroDivisionError (an alpha outside 0..1).
+        if denominator == 0.0 {
+            return Ok(0.0);
+        }
+        let fmean = precision * recall / denominator;
         let frag = count_chunks(&matches) as f64 / m;
-        let penalty = self.gamma * frag.powf(self.beta);
-        (1.0 - penalty) * fmean
+        let power = frag.powf(self.beta);
+        if !power.is_finite() {
+            return Err(MetricError::input(
+                "meteor",
+                format!(
+                    "{OVERFLOW}: the fragmentation {frag} to the power beta {}",
+                    self.beta
+                ),
+            ));
+        }
+        Ok((1.0 - self.gamma * power) * fmean)
     }
 
     /// NLTK `meteor_score(references, hypothesis)` on raw strings (tokenized here).
     ///
     /// # Errors
-    /// [`MetricError::InvalidInput`] without references.
+    /// [`MetricError::InvalidInput`] without references, and where NLTK's `frag_frac ** beta`
+    /// overflows for one of them (its `OverflowError`; a very negative `beta`): the message
+    /// starts with [`OVERFLOW`].
     pub fn sentence<R: AsRef<str>>(
         &self,
         hyp: &str,
@@ -236,10 +266,11 @@ impl Meteor {
         let h = tok(hyp);
         let best = refs
             .iter()
-            .map(|r| self.single_tokens(&tok(r.as_ref()), &h))
-            .fold(None, |acc: Option<f64>, s| {
-                Some(acc.map_or(s, |a| a.max(s)))
-            })
+            .map(|r| self.checked_tokens(&tok(r.as_ref()), &h))
+            .try_fold(None, |acc: Option<f64>, s| {
+                let s = s?;
+                Ok::<_, MetricError>(Some(acc.map_or(s, |a| a.max(s))))
+            })?
             .ok_or_else(|| MetricError::input("meteor", "no reference"))?;
         Ok(MetricScore::new(best, self.signature(refs.len())))
     }

@@ -176,7 +176,9 @@ impl RougeScore {
             .with("multiref", "max-f")
     }
 
-    fn tokens(&self, text: &str) -> Vec<String> {
+    /// rouge-score's `DefaultTokenizer(use_stemmer).tokenize(text)`: the tokens every ROUGE
+    /// type of these settings reads.
+    pub fn tokens(&self, text: &str) -> Vec<String> {
         let toks = rouge_score_tokens(text);
         if !self.use_stemmer {
             return toks;
