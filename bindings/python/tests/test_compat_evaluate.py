@@ -1,7 +1,7 @@
 """``hauser.compat.evaluate`` against Hugging Face evaluate's metric scripts (huggingface/evaluate
 a7dd338, their ``_compute`` run by tools/gen/gen_evaluate_fixtures.py): the same values, keys,
-types and errors, within 1e-9; ``add`` / ``add_batch`` before ``compute``; options and modules
-that are not there are errors."""
+types and errors, within 1e-9 (rouge's bootstrap aggregate drawn from the case's seed);
+``add`` / ``add_batch`` before ``compute``; options and modules that are not there are errors."""
 
 from __future__ import annotations
 
@@ -16,6 +16,15 @@ import hauser.compat.evaluate as evaluate
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "evaluate_compute.json").read_text())
 TOL = FIXTURE["tolerance"]
 CASES = FIXTURE["cases"]
+# The generator's TOKENIZERS: the callables a case's `tokenizer` names.
+TOKENIZERS = {"str.split": str.split, "list": list, "lower_split": lambda s: s.lower().split()}
+
+
+def options(case: Any) -> Any:
+    o = dict(case["options"])
+    if "tokenizer" in o:
+        o["tokenizer"] = TOKENIZERS[o["tokenizer"]]
+    return o
 
 
 def same(got: Any, want: Any, path: str) -> None:
@@ -42,24 +51,24 @@ def same(got: Any, want: Any, path: str) -> None:
 def test_compute_matches_the_metric_scripts(case: Any) -> None:
     if case["module"] == "meteor" and not Path("/usr/share/wordnet/data.noun").exists():
         pytest.skip("no WordNet at /usr/share/wordnet")
-    module = evaluate.load(case["module"])
+    module = evaluate.load(case["module"], seed=case.get("seed"))
     if "error" in case:
         with pytest.raises(Exception) as raised:
-            module.compute(predictions=case["predictions"], references=case["references"], **case["options"])
+            module.compute(predictions=case["predictions"], references=case["references"], **options(case))
         assert type(raised.value).__name__ == case["error"]["type"]
         assert str(raised.value) == case["error"]["message"]
     else:
-        got = module.compute(predictions=case["predictions"], references=case["references"], **case["options"])
+        got = module.compute(predictions=case["predictions"], references=case["references"], **options(case))
         same(got, case["value"], case["module"])
 
 
-@pytest.mark.parametrize("name", ["sacrebleu", "chrf", "ter", "wer", "cer", "meteor"])
+@pytest.mark.parametrize("name", ["sacrebleu", "bleu", "chrf", "ter", "rouge", "wer", "cer", "meteor"])
 def test_added_inputs_are_computed_with_the_call_s_and_then_forgotten(name: str) -> None:
     if name == "meteor" and not Path("/usr/share/wordnet/data.noun").exists():
         pytest.skip("no WordNet at /usr/share/wordnet")
     case = next(c for c in CASES if c["module"] == name and not c["options"] and "value" in c)
     preds, refs = case["predictions"], case["references"]
-    module = evaluate.load(f"evaluate-metric/{name}")
+    module = evaluate.load(f"evaluate-metric/{name}", seed=case.get("seed"))
     module.add_batch(predictions=preds[:2], references=refs[:2])
     module.add(prediction=preds[2], reference=refs[2])
     same(module.compute(predictions=preds[3:], references=refs[3:]), case["value"], name)
@@ -70,17 +79,58 @@ def test_added_inputs_are_computed_with_the_call_s_and_then_forgotten(name: str)
 def test_what_is_not_there_is_refused() -> None:
     with pytest.raises(TypeError):
         evaluate.load("sacrebleu").compute(predictions=["a"], references=["a"], nosuch=1)
-    with pytest.raises(ValueError, match="not available yet"):
-        evaluate.load("rouge")
+    with pytest.raises(TypeError):
+        evaluate.load("bleu").compute(predictions=["a"], references=["a"], smooth_method="exp")
+    with pytest.raises(TypeError):
+        evaluate.load("rouge").compute(predictions=["a"], references=["a"], split_summaries=True)
     with pytest.raises(ValueError, match="no module"):
         evaluate.load("nosuch")
     with pytest.raises(ValueError, match="inputs are missing"):
         evaluate.load("wer").compute(predictions=["a"])
-    with pytest.raises(ValueError, match="defaults"):  # refused before WordNet is read
-        evaluate.load("meteor").compute(predictions=["a"], references=["a"], alpha=0.5)
     with pytest.raises(ValueError):
         evaluate.load("chrf", config_name="multilingual")
-    assert evaluate.list_evaluation_modules() == ["bertscore", "bleurt", "cer", "chrf", "comet", "meteor", "sacrebleu", "ter", "wer"]
+    assert evaluate.list_evaluation_modules() == [
+        "bertscore", "bleu", "bleurt", "cer", "chrf", "comet", "meteor", "rouge", "sacrebleu", "ter", "wer",
+    ]
+
+
+def test_the_module_seed_is_evaluate_s() -> None:
+    """Without ``seed=``, evaluate reads the module's seed from NumPy's global generator when the
+    module is made; each ``compute`` draws rouge's bootstrap from it afresh."""
+    import numpy as np
+
+    case = next(c for c in CASES if c["module"] == "rouge" and c.get("seed") == 2024)
+    np.random.seed(31)
+    _, keys, pos, *_ = np.random.get_state()
+    assert pos == 624 and evaluate.load("rouge").seed == keys[0]
+    np.random.random(5)
+    _, keys, pos, *_ = np.random.get_state()
+    module = evaluate.load("rouge")
+    assert pos < 624 and module.seed == keys[pos]
+    np.random.seed(31)  # the same state: the same seed
+    np.random.random(5)
+    assert evaluate.load("rouge").seed == module.seed
+    seeded = evaluate.load("rouge", seed=2024)
+    assert seeded.seed == 2024
+    inputs = dict(predictions=case["predictions"], references=case["references"])
+    same(seeded.compute(**inputs), case["value"], "rouge")
+    same(seeded.compute(**inputs), case["value"], "rouge")
+    state = np.random.get_state()[1].copy()
+    module.compute(**inputs)
+    assert (np.random.get_state()[1] == state).all(), "the global generator is left as it was"
+
+
+def test_rouge_without_the_aggregator_is_each_prediction_s_best_reference() -> None:
+    """The non-aggregated lists are hauser's per-sentence ROUGE (``hauser.metrics.rouge``)."""
+    from hauser import metrics
+
+    case = next(c for c in CASES if c["module"] == "rouge" and c["options"] == {"use_aggregator": False})
+    got = evaluate.load("rouge").compute(
+        predictions=case["predictions"], references=case["references"], use_aggregator=False
+    )
+    for kind in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        want = metrics.rouge(case["predictions"], case["references"], kind=kind)
+        assert got[kind] == pytest.approx(list(want), abs=0)
 
 
 @pytest.mark.skipif(not __import__("hauser").NEURAL, reason="built without the neural feature")

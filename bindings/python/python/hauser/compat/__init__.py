@@ -7,8 +7,8 @@
 - :mod:`hauser.compat.bert_score`: bert_score's ``score(cands, refs, model_type=DIR, ...)`` on
   local models (wheels built with the neural metrics);
 - :mod:`hauser.compat.evaluate`: Hugging Face evaluate's ``load(name).compute(...)`` for
-  ``sacrebleu``, ``chrf``, ``ter``, ``wer``, ``cer``, ``meteor``, ``comet``, ``bleurt`` and
-  ``bertscore``;
+  ``sacrebleu``, ``bleu``, ``chrf``, ``ter``, ``rouge``, ``wer``, ``cer``, ``meteor``,
+  ``comet``, ``bleurt`` and ``bertscore``;
 - :mod:`hauser.compat.comet`: unbabel-comet's ``download_model``, ``load_from_checkpoint`` and
   ``predict`` (wheels built with the neural metrics);
 - :mod:`hauser.compat.bleurt`: BLEURT's ``score.BleurtScorer`` (wheels built with the neural

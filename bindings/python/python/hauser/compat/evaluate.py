@@ -4,19 +4,24 @@ a script written for evaluate runs with ``import hauser.compat.evaluate as evalu
 Each module takes the keyword arguments of its metric script in huggingface/evaluate (commit
 a7dd338) with the same defaults, and returns the same value: a dict with the same keys and types
 for ``sacrebleu``, ``chrf`` and ``ter`` (sacreBLEU 2.4.3 through :mod:`hauser.compat.sacrebleu`),
+``bleu`` (the script's tokenizer_13a and tensorflow/nmt's ``compute_bleu``), ``rouge``
+(rouge-score 0.1.2's scorer and, with ``use_aggregator``, its bootstrap aggregator drawn from
+the module's ``seed`` as evaluate draws it), ``meteor`` (NLTK 3.10.4's, any alpha, beta, gamma),
 a float for ``wer`` and ``cer`` (jiwer 4.0.0's, as evaluate computes them: summed edits over
 summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus value), and
 ``comet`` / ``bleurt`` on the checkpoint ``config_name`` names (:mod:`hauser.compat.comet`,
 :mod:`hauser.compat.bleurt`), ``bertscore`` through :mod:`hauser.compat.bert_score`.
 ``add`` / ``add_batch`` collect inputs that the next ``compute`` scores together with its own,
 and ``compute`` then starts afresh, as in evaluate. An argument a module does not take is a
-``TypeError``, as it is in evaluate; a module that is not here yet is a ``ValueError`` naming
-the ones that are.
+``TypeError``, as it is in evaluate; a module that is not here is a ``ValueError`` naming the
+ones that are.
 """
 
+import functools
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import metrics as _metrics
+from . import _evaluate_overlap
 from . import sacrebleu as _sacrebleu
 
 __all__ = ["load", "EvaluationModule", "list_evaluation_modules"]
@@ -115,17 +120,22 @@ def _meteor_compute(
     gamma: float = 0.5,
 ) -> Dict[str, Any]:
     """evaluate's meteor with NLTK >= 3.6.5: NLTK 3.10.4's ``meteor_score`` on ``word_tokenize``
-    tokens (``hauser metric meteor``, WordNet 3.0 from ``/usr/share/wordnet``), the mean over
-    predictions as a NumPy float. Only NLTK's default parameters are available."""
+    tokens (``hauser metric meteor``, WordNet 3.0 from ``/usr/share/wordnet``) with the given
+    ``alpha``, ``beta`` and ``gamma``, the mean over predictions as a NumPy float."""
     import numpy as np
 
-    if (alpha, beta, gamma) != (0.9, 3, 0.5):
-        raise ValueError(
-            f"alpha={alpha}, beta={beta}, gamma={gamma}: hauser's METEOR takes NLTK's defaults "
-            "(0.9, 3, 0.5) only"
+    multiple_refs = isinstance(references[0], list)  # IndexError without inputs, as there
+    refs = [list(r) if multiple_refs else [r] for r in references]
+    metric = _metrics.Metric("meteor", meteor_alpha=alpha, meteor_beta=beta, meteor_gamma=gamma)
+    try:
+        scores = _evaluate_overlap.per_reference_count(
+            list(zip(refs, predictions)), lambda hyps, rs: list(metric.sentence(hyps, rs, refs_per_hyp=True))
         )
-    refs = [list(r) if isinstance(r, list) else [r] for r in references]
-    scores = _metrics.Metric("meteor").sentence(list(predictions), refs, refs_per_hyp=True)
+    except ValueError as e:
+        # NLTK's `frag_frac ** beta` overflowing (a very negative beta) is Python's OverflowError.
+        if str(e).startswith("meteor: numerical result out of range"):
+            raise OverflowError(34, "Numerical result out of range") from None
+        raise
     return {"meteor": np.mean(np.asarray(scores, dtype=np.float64))}
 
 
@@ -254,20 +264,21 @@ def _bertscore(config_name: str) -> Callable[..., Result]:
 
 
 _TEXT = ["predictions", "references"]
-# name -> (input features, the module's compute for a configuration name)
-_MODULES: Dict[str, Tuple[List[str], Callable[[str], Callable[..., Result]]]] = {
-    "sacrebleu": (_TEXT, lambda _: _sacrebleu_compute),
-    "chrf": (_TEXT, lambda _: _chrf_compute),
-    "ter": (_TEXT, lambda _: _ter_compute),
-    "wer": (_TEXT, lambda _: _error_rate("wer")),
-    "cer": (_TEXT, lambda _: _error_rate("cer")),
-    "comet": (["sources", *_TEXT], _comet),
-    "bleurt": (_TEXT, _bleurt),
-    "bertscore": (_TEXT, _bertscore),
-    "meteor": (_TEXT, lambda _: _meteor_compute),
+# name -> (input features, the module's compute for a configuration name and the module's seed)
+_MODULES: Dict[str, Tuple[List[str], Callable[[str, Any], Callable[..., Result]]]] = {
+    "sacrebleu": (_TEXT, lambda _c, _s: _sacrebleu_compute),
+    "bleu": (_TEXT, lambda _c, _s: _evaluate_overlap.bleu_compute),
+    "chrf": (_TEXT, lambda _c, _s: _chrf_compute),
+    "ter": (_TEXT, lambda _c, _s: _ter_compute),
+    "rouge": (_TEXT, lambda _c, seed: functools.partial(_evaluate_overlap.rouge_compute, seed)),
+    "wer": (_TEXT, lambda _c, _s: _error_rate("wer")),
+    "cer": (_TEXT, lambda _c, _s: _error_rate("cer")),
+    "comet": (["sources", *_TEXT], lambda c, _s: _comet(c)),
+    "bleurt": (_TEXT, lambda c, _s: _bleurt(c)),
+    "bertscore": (_TEXT, lambda c, _s: _bertscore(c)),
+    "meteor": (_TEXT, lambda _c, _s: _meteor_compute),
 }
 _CONFIGURED = {"comet", "bleurt"}
-_NOT_YET = ["bleu", "rouge"]
 
 
 def list_evaluation_modules() -> List[str]:
@@ -278,12 +289,22 @@ def list_evaluation_modules() -> List[str]:
 class EvaluationModule:
     """One loaded module: ``compute``, ``add``, ``add_batch``, as evaluate's."""
 
-    def __init__(self, name: str, config_name: str = "default") -> None:
+    def __init__(self, name: str, config_name: str = "default", seed: Optional[int] = None) -> None:
         self.name = name
         self.config_name = config_name
+        # evaluate's seed: the given one, else one read from NumPy's global generator now; each
+        # compute draws from it afresh (rouge's bootstrap aggregator is the only module that draws).
+        if seed is None:
+            import numpy as np
+
+            state: Any = np.random.get_state()
+            keys, pos = state[1], state[2]
+            self.seed: Any = keys[pos] if pos < 624 else keys[0]
+        else:
+            self.seed = seed
         features, make = _MODULES[name]
         self._features = features
-        self._compute = make(config_name)
+        self._compute = make(config_name, self.seed)
         self._inputs: Dict[str, List[Any]] = {f: [] for f in features}
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
@@ -335,17 +356,16 @@ def load(
     process_id: int = 0,
     num_process: int = 1,
     keep_in_memory: bool = False,
+    seed: Optional[int] = None,
 ) -> EvaluationModule:
     """evaluate's ``load``: ``path`` is the module's name (``"sacrebleu"``, or the hub id
     ``"evaluate-metric/sacrebleu"``). Everything is kept in memory (``keep_in_memory`` changes
     nothing); one process only (``process_id`` 0, ``num_process`` 1). ``config_name`` is comet's
-    checkpoint and bleurt's; the other metrics have none (``None`` or ``"default"``)."""
+    checkpoint and bleurt's; the other metrics have none (``None`` or ``"default"``). ``seed`` is
+    the module's, as in evaluate (what rouge's bootstrap aggregator draws from)."""
     name = path[len("evaluate-metric/"):] if path.startswith("evaluate-metric/") else path
     if name not in _MODULES:
-        later = f" ({', '.join(_NOT_YET)} are not available yet)" if name in _NOT_YET else ""
-        raise ValueError(
-            f"hauser.compat.evaluate has no module {path!r}{later}; it has {', '.join(list_evaluation_modules())}"
-        )
+        raise ValueError(f"hauser.compat.evaluate has no module {path!r}; it has {', '.join(list_evaluation_modules())}")
     if config_name not in (None, "default") and name not in _CONFIGURED:
         raise ValueError(f"{name} has no configuration {config_name!r}")
     if module_type not in (None, "metric"):
@@ -353,7 +373,7 @@ def load(
     if process_id != 0 or num_process != 1:
         raise ValueError("hauser.compat.evaluate runs in one process (process_id=0, num_process=1)")
     del keep_in_memory
-    return EvaluationModule(name, config_name or "default")
+    return EvaluationModule(name, config_name or "default", seed)
 
 
 def __dir__() -> List[str]:
