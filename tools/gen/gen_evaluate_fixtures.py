@@ -146,6 +146,7 @@ CASES = [
     # (2/3) ** -2000 overflows: NLTK's OverflowError.
     ("meteor", ["the cat sat", "a b x c"], ["the cat sat", "a b c"], {"beta": -2000}),
     ("meteor", [], [], {}),
+    ("meteor", ["a", "b"], [["a"], []], {}),
     ("bleu", HYPS, REFS, {}),
     ("bleu", HYPS, MULTI, {}),
     ("bleu", HYPS, MULTI, {"max_order": 2, "smooth": True}),
@@ -161,6 +162,7 @@ CASES = [
     ("bleu", [""], ["a b"], {}),
     ("bleu", ["a"], ["a"], {"max_order": 0}),
     ("bleu", [], [], {}),
+    ("bleu", ["a", "b"], [["a"], []], {}),
     ("rouge", HYPS, REFS, {}, 0),
     ("rouge", HYPS, MULTI, {}, 12345),
     ("rouge", HYPS, MULTI, {"use_aggregator": False}),

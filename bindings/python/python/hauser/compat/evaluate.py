@@ -126,6 +126,8 @@ def _meteor_compute(
 
     multiple_refs = isinstance(references[0], list)  # IndexError without inputs, as there
     refs = [list(r) if multiple_refs else [r] for r in references]
+    if any(not r for r in refs):  # NLTK's max over no reference
+        raise ValueError("max() arg is an empty sequence")
     metric = _metrics.Metric("meteor", meteor_alpha=alpha, meteor_beta=beta, meteor_gamma=gamma)
     try:
         scores = _evaluate_overlap.per_reference_count(
