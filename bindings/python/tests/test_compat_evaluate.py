@@ -131,6 +131,11 @@ def test_rouge_without_the_aggregator_is_each_prediction_s_best_reference() -> N
     for kind in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
         want = metrics.rouge(case["predictions"], case["references"], kind=kind)
         assert got[kind] == pytest.approx(list(want), abs=0)
+    # Tuples of references are lists, as evaluate's casting makes them.
+    tuples = evaluate.load("rouge").compute(
+        predictions=case["predictions"], references=[tuple(r) for r in case["references"]], use_aggregator=False
+    )
+    assert tuples == got
 
 
 @pytest.mark.skipif(not __import__("hauser").NEURAL, reason="built without the neural feature")

@@ -286,7 +286,7 @@ def rouge_compute(
     """evaluate's rouge ``_compute``, its bootstrap drawn from ``seed``."""
     if rouge_types is None:
         rouge_types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-    multi_ref = isinstance(references[0], list)
+    multi_ref = isinstance(references[0], (list, tuple))  # (tuples: lists after evaluate's casting)
     pairs = [(list(ref) if multi_ref else [ref], pred) for ref, pred in zip(references, predictions)]
     if not pairs:
         if use_aggregator:

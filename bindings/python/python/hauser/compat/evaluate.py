@@ -124,7 +124,7 @@ def _meteor_compute(
     ``alpha``, ``beta`` and ``gamma``, the mean over predictions as a NumPy float."""
     import numpy as np
 
-    multiple_refs = isinstance(references[0], list)  # IndexError without inputs, as there
+    multiple_refs = isinstance(references[0], (list, tuple))  # IndexError without inputs, as there
     refs = [list(r) if multiple_refs else [r] for r in references]
     if any(not r for r in refs):  # NLTK's max over no reference
         raise ValueError("max() arg is an empty sequence")
