@@ -134,6 +134,7 @@ pub use comet::{
     CometSegment, ErrorSpan, LayerChoice, LayerTransform, Pooling, Segment,
 };
 pub use config::ModelConfig;
+pub use cpu_kernels::gemm_flops;
 pub use device::{DeviceSpec, Precision};
 pub use embed::{Embedder, Embeddings, TokenStates};
 pub use error::{NliError, Result};

@@ -5,13 +5,15 @@
 //! Usage: `bench_learned KIND MODEL INPUT_JSONL BATCH_SIZE REPEATS` with KIND `bleurt`,
 //! `comet` or `metricx`; INPUT_JSONL holds `{"src", "mt", "ref"}` per line (COMET reads what
 //! the model takes: a QE model no reference). Prints one JSON object: the load time, the
-//! best-of-REPEATS scoring time and the sum of the scores (checked against the reference's).
+//! best-of-REPEATS scoring time, the sum of the scores (checked against the reference's), and
+//! the floating-point operations of the model's matrix products in one run
+//! ([`hauser_nli::gemm_flops`], `gemm_gflop`) with the rate they ran at (`gemm_gflops`).
 
 use std::time::Instant;
 
 use figlang_metrics::neural::{Bleurt, Comet, MetricX};
 use hauser_nli::{
-    Batching, CometModel, LoadOptions, MetricxModel, MetricxVersion, ModelSource,
+    gemm_flops, Batching, CometModel, LoadOptions, MetricxModel, MetricxVersion, ModelSource,
     SequenceClassifier,
 };
 
@@ -74,15 +76,23 @@ fn main() -> Res<()> {
     let load = t.elapsed().as_secs_f64();
     let mut best = f64::INFINITY;
     let mut checksum = 0.0;
+    // The matrix products of one run (the same in every run: same inputs, same batches).
+    let mut flops = 0;
     for _ in 0..repeats {
+        let f0 = gemm_flops();
         let t = Instant::now();
         let scores = run()?;
         best = best.min(t.elapsed().as_secs_f64());
+        flops = gemm_flops() - f0;
         checksum = scores.iter().sum();
     }
+    let gflop = flops as f64 / 1e9;
     println!(
         "{}",
-        serde_json::json!({"load": load, "seconds": best, "n": rows.len(), "checksum": checksum})
+        serde_json::json!({
+            "load": load, "seconds": best, "n": rows.len(), "checksum": checksum,
+            "gemm_gflop": gflop, "gemm_gflops": gflop / best,
+        })
     );
     Ok(())
 }

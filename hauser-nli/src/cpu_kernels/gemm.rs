@@ -3,6 +3,19 @@
 //! (or a stride too large for gemm's `isize`) is refused as an error, never wrapped into a
 //! small number that would pass the check.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Floating-point operations of the products [`matmul`] has run in this process.
+static FLOPS: AtomicU64 = AtomicU64::new(0);
+
+/// The floating-point operations (`2 m n k` per product: one multiply and one add per term) of
+/// every matrix product the packed CPU kernels have run in this process so far. Benchmarks read
+/// it before and after a run to report the GEMM throughput a model reached; one relaxed atomic
+/// addition per product (a layer runs a handful) costs nothing measurable.
+pub fn gemm_flops() -> u64 {
+    FLOPS.load(Ordering::Relaxed)
+}
+
 /// Why a product was refused; each is a broken internal invariant (the packed kernels size
 /// every buffer from the same dimensions), reported instead of reaching `gemm` unchecked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -118,6 +131,11 @@ pub(crate) fn matmul(
     let lhs_cs = stride(lhs.col_stride, "left operand")?;
     let rhs_rs = stride(rhs.row_stride, "right operand")?;
     let rhs_cs = stride(rhs.col_stride, "right operand")?;
+    let flops = 2u64
+        .saturating_mul(m as u64)
+        .saturating_mul(n as u64)
+        .saturating_mul(k as u64);
+    FLOPS.fetch_add(flops, Ordering::Relaxed);
     if k == 0 {
         if !accumulate {
             // Rows start at r * dst_stride <= dst_end - n, checked above.

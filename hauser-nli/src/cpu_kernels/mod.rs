@@ -22,6 +22,7 @@ pub(crate) mod math;
 mod pack;
 pub(crate) mod scratch;
 
+pub use gemm::gemm_flops;
 pub(crate) use layer::PackedLayer;
 pub(crate) use pack::{
     bias, input_major, input_major_values, linear_parts, norm_parts, packed_act, values,
