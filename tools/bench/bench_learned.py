@@ -3,12 +3,16 @@
 random-weight models of the released models' shapes, and the reference packages' scoring time on
 the same inputs as hauser's `bench_learned` driver.
 
-    python tools/bench/bench_learned.py prepare OUT N      models and N input triples under OUT
+    python tools/bench/bench_learned.py prepare OUT N      N input triples under OUT
+    python tools/bench/bench_learned.py model OUT KIND     KIND's model under OUT/KIND
     python tools/bench/bench_learned.py time OUT KIND BATCH REPEATS
                                                      one JSON line: load, best-of-REPEATS seconds
 
 KIND: `bleurt` (bleurt-pytorch, BleurtSPTokenizer: a BLEURT-20-D12-shaped model, 12 layers of
-768 with 128-wide factorised embeddings), `kiwi` (unbabel-comet 2.2.7 `unified_metric` [mt, src],
+768 with 128-wide factorised embeddings), `bleurt20` (the same at BLEURT-20's RemBERT shape, 32
+layers of 1152), `comet22` (unbabel-comet's `regression_metric` on an XLM-R large-shaped encoder,
+wmt22-comet-da's shape, with source and reference), `bertscore` (bert_score's `BERTScorer` on a
+RoBERTa-large-shaped encoder, layer 17, hypothesis against reference), `kiwi` (unbabel-comet 2.2.7 `unified_metric` [mt, src],
 CometKiwi's head on an XLM-R base-shaped encoder), `xcomet` (`xcomet_metric` on an XLM-RoBERTa
 XL-layout encoder of base shape, with source and reference) and `metricx` (the metricx
 repository's MT5ForRegression, mT5-base-shaped, MetricX-24 with reference and source). The
@@ -66,18 +70,29 @@ def randomise(model, scale=0.05):
             p.copy_(scale * torch.randn_like(p))
 
 
-def prepare_bleurt(out):
+# BLEURT-20-D12's shape, and BLEURT-20's: RemBERT's (32 layers of 1152, 18 heads, 256-wide
+# factorised input embeddings), which BLEURT-20 is fine-tuned from.
+BLEURT_SHAPES = {
+    "bleurt": dict(embedding_size=128, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
+                   intermediate_size=3072),
+    "bleurt20": dict(embedding_size=256, hidden_size=1152, num_hidden_layers=32, num_attention_heads=18,
+                     intermediate_size=4608),
+}
+# XLM-R large's and RoBERTa large's layer shapes (COMET-22 = wmt22-comet-da, BERTScore's default).
+LARGE = dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+             max_position_embeddings=514)
+
+
+def prepare_bleurt(out, name="bleurt"):
     from bleurt_pytorch import BleurtConfig, BleurtForSequenceClassification
 
-    d = out / "bleurt"
+    d = out / name
     d.mkdir(parents=True, exist_ok=True)
     for f in ("spm.model", "tokenizer_config.json"):
         shutil.copy(FIX / "bleurt-20" / f, d / f)
     cfg = json.loads((FIX / "bleurt-20" / "config.json").read_text())
-    config = BleurtConfig(
-        vocab_size=cfg["vocab_size"], embedding_size=128, hidden_size=768, num_hidden_layers=12,
-        num_attention_heads=12, intermediate_size=3072, max_position_embeddings=512, num_labels=1,
-    )
+    config = BleurtConfig(vocab_size=cfg["vocab_size"], max_position_embeddings=512, num_labels=1,
+                          **BLEURT_SHAPES[name])
     torch.manual_seed(1)
     m = BleurtForSequenceClassification(config)
     randomise(m)
@@ -87,15 +102,20 @@ def prepare_bleurt(out):
 
 
 def prepare_comet(out, name, xl):
-    from comet.models import UnifiedMetric, XCOMETMetric
+    from comet.models import RegressionMetric, UnifiedMetric, XCOMETMetric
 
     import tiny_comet
 
-    tiny_comet.write_encoder(out / f"encoder-{name}", xl, tiny_comet.BASE)
+    shape = LARGE if name == "comet22" else tiny_comet.BASE
+    tiny_comet.write_encoder(out / f"encoder-{name}", xl, shape)
     hp = dict(encoder_model="XLM-RoBERTa-XL" if xl else "XLM-RoBERTa", pretrained_model=f"../encoder-{name}",
               hidden_sizes=[3072, 1024], activations="Tanh", final_activation=None, sent_layer="mix",
               layer_transformation="sparsemax", layer_norm=False, load_pretrained_weights=False)
-    if xl:
+    if name == "comet22":
+        # wmt22-comet-da's estimator: [mt, src, ref] features, average pooling of the mixed layers.
+        hp = {("layer" if k == "sent_layer" else k): v for k, v in hp.items()}
+        cls, hp = RegressionMetric, dict(hp, pool="avg")
+    elif xl:
         cls, hp = XCOMETMetric, dict(hp, word_layer=12, error_labels=["minor", "major", "critical"])
     else:
         cls, hp = UnifiedMetric, dict(hp, input_segments=["mt", "src"], word_level_training=False)
@@ -122,16 +142,45 @@ def prepare_metricx(out):
     m.save_pretrained(d, safe_serialization=True)
 
 
+def prepare_bertscore(out):
+    """A RoBERTa-large-shaped encoder with the fixtures' small byte-level BPE, as the slow
+    `RobertaTokenizer` bert_score loads (so it adds the prefix space, as for roberta-large)."""
+    from transformers import RobertaConfig, RobertaModel
+
+    d = out / "bertscore"
+    d.mkdir(parents=True, exist_ok=True)
+    for f in ("vocab.json", "merges.txt", "tokenizer.json"):
+        shutil.copy(FIX / "roberta" / f, d / f)
+    (d / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "RobertaTokenizer",
+                                                        "model_max_length": 512}))
+    small = json.loads((FIX / "roberta" / "config.json").read_text())
+    config = RobertaConfig(vocab_size=small["vocab_size"], pad_token_id=1, bos_token_id=0, eos_token_id=2,
+                           layer_norm_eps=1e-5, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+                           **LARGE)
+    torch.manual_seed(4)
+    m = RobertaModel(config, add_pooling_layer=False)
+    randomise(m)
+    m.save_pretrained(d, safe_serialization=True)
+
+
+PREPARE = {
+    "bleurt": lambda out: prepare_bleurt(out, "bleurt"),
+    "bleurt20": lambda out: prepare_bleurt(out, "bleurt20"),
+    "kiwi": lambda out: prepare_comet(out, "kiwi", xl=False),
+    "xcomet": lambda out: prepare_comet(out, "xcomet", xl=True),
+    "comet22": lambda out: prepare_comet(out, "comet22", xl=False),
+    "metricx": lambda out: prepare_metricx(out),
+    "bertscore": lambda out: prepare_bertscore(out),
+}
+
+
 def prepare(out, n):
     out.mkdir(parents=True, exist_ok=True)
     src, mt, ref = sentences(n, 1), sentences(n, 2), sentences(n, 3)
     with open(out / "inputs.jsonl", "w") as f:
         for s, m, r in zip(src, mt, ref):
             f.write(json.dumps({"src": s, "mt": m, "ref": r}) + "\n")
-    prepare_bleurt(out)
-    prepare_comet(out, "kiwi", xl=False)
-    prepare_comet(out, "xcomet", xl=True)
-    prepare_metricx(out)
+
 
 
 def rows(out):
@@ -151,10 +200,10 @@ def timed(load, score, repeats):
     return {"load": loaded, "seconds": best, "checksum": total}
 
 
-def time_bleurt(out, data, batch, repeats):
+def time_bleurt(out, data, batch, repeats, name="bleurt"):
     from bleurt_pytorch import BleurtForSequenceClassification, BleurtTokenizer
 
-    d = out / "bleurt"
+    d = out / name
 
     def load():
         return BleurtTokenizer.from_pretrained(str(d)), BleurtForSequenceClassification.from_pretrained(d).eval()
@@ -230,16 +279,40 @@ def time_metricx(out, data, batch, repeats):
     return timed(load, score, repeats)
 
 
+def time_bertscore(out, data, batch, repeats):
+    import bert_score
+
+    cands, refs = [r["mt"] for r in data], [r["ref"] for r in data]
+    d = str(out / "bertscore")
+
+    def load():
+        return bert_score.BERTScorer(model_type=d, num_layers=17, batch_size=batch, device="cpu")
+
+    def score(scorer):
+        return scorer.score(cands, refs, batch_size=batch)[2].tolist()
+
+    return timed(load, score, repeats)
+
+
 def main():
     cmd, out = sys.argv[1], Path(sys.argv[2])
     if cmd == "prepare":
         prepare(out, int(sys.argv[3]))
         return
+    if cmd == "model":
+        PREPARE[sys.argv[3]](out)
+        # What bench_learned.sh checks for: a model built to the end.
+        (out / sys.argv[3] / ".complete").touch()
+        return
     kind, batch, repeats = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     torch.set_num_threads(os.cpu_count())
     data = rows(out)
-    if kind == "bleurt":
-        r = time_bleurt(out, data, batch, repeats)
+    if kind in ("bleurt", "bleurt20"):
+        r = time_bleurt(out, data, batch, repeats, kind)
+    elif kind == "bertscore":
+        r = time_bertscore(out, data, batch, repeats)
+    elif kind == "comet22":
+        r = time_comet(out, "comet22", data, batch, repeats, with_ref=True)
     elif kind == "kiwi":
         r = time_comet(out, "kiwi", data, batch, repeats, with_ref=False)
     elif kind == "xcomet":

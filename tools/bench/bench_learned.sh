@@ -10,6 +10,7 @@
 # tools/bench/bench_gemm.py, is printed beside it).
 #
 # Usage: bash tools/bench/bench_learned.sh [N=256] [BATCH=32] [REPEATS=2] [KINDS="bleurt kiwi xcomet metricx"]
+# (KINDS may also name bleurt20, comet22 and bertscore: see tools/bench/bench_learned.py)
 # Needs: the venv of tools/requirements-comet.txt (PYTHON, default .cache/pycomet/bin/python)
 # and, for metricx, the metricx repository at the commit of tools/gen/gen_metricx_fixtures.py on
 # METRICX_PATH (default .cache/metricx).
@@ -23,6 +24,9 @@ PY="${PYTHON:-.cache/pycomet/bin/python}"
 OUT=.cache/bench-learned
 export PYTHONPATH="${METRICX_PATH:-$PWD/.cache/metricx}${PYTHONPATH:+:$PYTHONPATH}"
 [ -f "$OUT/inputs.jsonl" ] && [ "$(wc -l < "$OUT/inputs.jsonl")" -eq "$N" ] || "$PY" tools/bench/bench_learned.py prepare "$OUT" "$N"
+for kind in $KINDS; do
+    [ -f "$OUT/$kind/.complete" ] || "$PY" tools/bench/bench_learned.py model "$OUT" "$kind"
+done
 cargo build --quiet --release -p hauser-benches --bin bench_learned --bin bench_gemm
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $N segments, batch $BATCH, best of $REPEATS"
 # The GEMM peak on the same threads: the gemm crate as hauser's kernels call it, and torch.mm.
@@ -35,6 +39,9 @@ echo "|---|---|---|---|---|---|---|"
 for kind in $KINDS; do
     case $kind in
         bleurt) ours=bleurt; dir=$OUT/bleurt; what="BLEURT-20-D12 shape (bleurt-pytorch)" ;;
+        bleurt20) ours=bleurt; dir=$OUT/bleurt20; what="BLEURT-20 shape, RemBERT 32 x 1152 (bleurt-pytorch)" ;;
+        comet22) ours=comet; dir=$OUT/comet22; what="COMET-22, XLM-R large shape (unbabel-comet)" ;;
+        bertscore) ours=bertscore; dir=$OUT/bertscore; what="BERTScore, RoBERTa large shape, layer 17 (bert_score)" ;;
         kiwi) ours=comet; dir=$OUT/kiwi; what="CometKiwi, XLM-R base shape (unbabel-comet)" ;;
         xcomet) ours=comet; dir=$OUT/xcomet; what="XCOMET, XLM-R XL layout at base shape (unbabel-comet)" ;;
         metricx) ours=metricx; dir=$OUT/metricx; what="MetricX-24, mT5-base shape (metricx repository)" ;;

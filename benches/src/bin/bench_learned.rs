@@ -3,7 +3,7 @@
 //! same run.
 //!
 //! Usage: `bench_learned KIND MODEL INPUT_JSONL BATCH_SIZE REPEATS` with KIND `bleurt`,
-//! `comet` or `metricx`; INPUT_JSONL holds `{"src", "mt", "ref"}` per line (COMET reads what
+//! `comet`, `metricx` or `bertscore` (F1 of `mt` against `ref` at layer 17); INPUT_JSONL holds `{"src", "mt", "ref"}` per line (COMET reads what
 //! the model takes: a QE model no reference). Prints one JSON object: the load time, the
 //! best-of-REPEATS scoring time, the sum of the scores (checked against the reference's), and
 //! the floating-point operations of the model's matrix products in one run
@@ -11,10 +11,10 @@
 
 use std::time::Instant;
 
-use figlang_metrics::neural::{Bleurt, Comet, MetricX};
+use figlang_metrics::neural::{BertScore, BertScoreOptions, Bleurt, Comet, MetricX};
 use hauser_nli::{
-    gemm_flops, Batching, CometModel, LoadOptions, MetricxModel, MetricxVersion, ModelSource,
-    SequenceClassifier,
+    gemm_flops, Batching, CometModel, Embedder, LoadOptions, MetricxModel, MetricxVersion,
+    ModelSource, SequenceClassifier,
 };
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -64,6 +64,18 @@ fn main() -> Res<()> {
             };
             let mut c = Comet::new(model, "bench");
             Box::new(move || Ok(c.score(Some(&s), &m, &refs)?))
+        }
+        "bertscore" => {
+            // A RoBERTa-large-shaped encoder at bert_score's default layer for roberta-large.
+            let embedder = Embedder::load(&ModelSource::Dir(model.into()), &opts)?;
+            let options = BertScoreOptions {
+                layer: Some(17),
+                batch_size: opts.batching.batch_size,
+                ..BertScoreOptions::default()
+            };
+            let b = BertScore::new(embedder, "roberta-large", options)?;
+            let refs: Vec<Vec<&str>> = r.iter().map(|x| vec![*x]).collect();
+            Box::new(move || Ok(b.score(&m, &refs)?.iter().map(|p| p.f1).collect()))
         }
         "metricx" => {
             let source = ModelSource::Dir(model.into());
