@@ -142,6 +142,15 @@ pub struct TextFlags {
     /// meteor: WordNet 3.0 database directory (Debian's wordnet-base installs it here).
     #[arg(long, value_name = "DIR", default_value = DEFAULT_WORDNET)]
     pub wordnet: std::path::PathBuf,
+    /// meteor: NLTK's alpha, the precision/recall balance of the F-mean (default 0.9).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::flags::finite)]
+    pub meteor_alpha: Option<f64>,
+    /// meteor: NLTK's beta, the exponent of the fragmentation penalty (default 3).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::flags::finite)]
+    pub meteor_beta: Option<f64>,
+    /// meteor: NLTK's gamma, the weight of the fragmentation penalty (default 0.5).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::flags::finite)]
+    pub meteor_gamma: Option<f64>,
 }
 
 impl TextFlags {
@@ -162,7 +171,7 @@ impl TextFlags {
                 "meteor" | "distinct1" | "distinct2" | "distinct3" | "wmd"
             )
             || (pltrdy && self.rouge_pretokenize);
-        let flags: [(&'static str, bool, bool, &'static str); 25] = [
+        let flags: [(&'static str, bool, bool, &'static str); 28] = [
             ("--tokenize", self.tokenize.is_some(), bleu || name == "wmd", "bleu, wmd"),
             ("--smooth-method", self.smooth.is_some(), bleu || nltk_bleu, "bleu, sentbleu, selfbleu"),
             ("--smooth-value", self.smooth_value.is_some(), bleu, "bleu"),
@@ -188,6 +197,9 @@ impl TextFlags {
             ("--rouge-impl", self.rouge_impl != "rouge-score", rouge, "rouge1/2/L/Lsum"),
             ("--rouge-pretokenize", self.rouge_pretokenize, pltrdy, "rouge1/2/L/Lsum with --rouge-impl pltrdy or pltrdy-0.3.2"),
             ("--wordnet", self.wordnet.as_os_str() != DEFAULT_WORDNET, name == "meteor", "meteor"),
+            ("--meteor-alpha", self.meteor_alpha.is_some(), name == "meteor", "meteor"),
+            ("--meteor-beta", self.meteor_beta.is_some(), name == "meteor", "meteor"),
+            ("--meteor-gamma", self.meteor_gamma.is_some(), name == "meteor", "meteor"),
         ];
         flags
             .into_iter()
@@ -233,6 +245,9 @@ impl TextFlags {
             nltk: self.nltk_tokenizer.parse().map_err(usage)?,
             rouge_pretokenize: self.rouge_pretokenize,
             wordnet: self.wordnet.clone(),
+            meteor_alpha: self.meteor_alpha,
+            meteor_beta: self.meteor_beta,
+            meteor_gamma: self.meteor_gamma,
             ..TextMetricOptions::default()
         }
         .with_words(name, words)

@@ -207,3 +207,44 @@ fn wordnet_meteor_sentence_values_match_nltk() {
         assert!((v - w).abs() < 1e-9, "{v} vs {w}");
     }
 }
+
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_meteor_takes_nltk_s_alpha_beta_gamma() {
+    let (_d, h, r) = setup();
+    let dir = crate::common::wordnet_dir();
+    let dir = dir.to_str().expect("UTF-8 WordNet path");
+    let out = hauser(&[
+        "meteor",
+        "--hyp",
+        &h,
+        "--ref",
+        &r,
+        "--wordnet",
+        dir,
+        "--sentence",
+        "--meteor-alpha",
+        "0.5",
+        "--meteor-beta",
+        "2",
+        "--meteor-gamma",
+        "0.25",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let vals: Vec<f64> = String::from_utf8(out.stdout)
+        .expect("utf8")
+        .lines()
+        .map(|l| l.parse().expect("number"))
+        .collect();
+    // NLTK 3.10.4: meteor_score([word_tokenize(r)], word_tokenize(h), alpha=0.5, beta=2.0,
+    // gamma=0.25) on the same two pairs.
+    let want = [0.9264705882352942, 0.625];
+    assert_eq!(vals.len(), 2);
+    for (v, w) in vals.iter().zip(want) {
+        assert!((v - w).abs() < 1e-12, "{v} vs {w}");
+    }
+}
