@@ -175,13 +175,13 @@ fn meteor_names_a_missing_database_directory() {
     );
 }
 
-#[test]
-#[ignore = "needs WordNet: apt-get install wordnet-base"]
-fn wordnet_meteor_sentence_values_match_nltk() {
+/// `hauser metric meteor --sentence` on the two pairs of [`setup`] with `extra` flags, against
+/// the WordNet of `tools/test-assets.sh`.
+fn meteor_sentences(extra: &[&str]) -> Vec<f64> {
     let (_d, h, r) = setup();
     let dir = crate::common::wordnet_dir();
     let dir = dir.to_str().expect("UTF-8 WordNet path");
-    let out = hauser(&[
+    let mut args = vec![
         "meteor",
         "--hyp",
         &h,
@@ -190,19 +190,28 @@ fn wordnet_meteor_sentence_values_match_nltk() {
         "--wordnet",
         dir,
         "--sentence",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = hauser(&args);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let vals: Vec<f64> = String::from_utf8(out.stdout)
+    String::from_utf8(out.stdout)
         .expect("utf8")
         .lines()
         .map(|l| l.parse().expect("number"))
-        .collect();
+        .collect()
+}
+
+#[test]
+#[ignore = "needs WordNet: apt-get install wordnet-base"]
+fn wordnet_meteor_sentence_values_match_nltk() {
+    let vals = meteor_sentences(&[]);
     // NLTK 3.10.4 meteor_score on word_tokenize tokens gives these two values.
     let want = [0.8918539325842695, 0.47108208955223874];
+    assert_eq!(vals.len(), 2);
     for (v, w) in vals.iter().zip(want) {
         assert!((v - w).abs() < 1e-9, "{v} vs {w}");
     }
@@ -211,35 +220,15 @@ fn wordnet_meteor_sentence_values_match_nltk() {
 #[test]
 #[ignore = "needs WordNet: apt-get install wordnet-base"]
 fn wordnet_meteor_takes_nltk_s_alpha_beta_gamma() {
-    let (_d, h, r) = setup();
-    let dir = crate::common::wordnet_dir();
-    let dir = dir.to_str().expect("UTF-8 WordNet path");
-    let out = hauser(&[
-        "meteor",
-        "--hyp",
-        &h,
-        "--ref",
-        &r,
-        "--wordnet",
-        dir,
-        "--sentence",
+    let flags = [
         "--meteor-alpha",
         "0.5",
         "--meteor-beta",
         "2",
         "--meteor-gamma",
         "0.25",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let vals: Vec<f64> = String::from_utf8(out.stdout)
-        .expect("utf8")
-        .lines()
-        .map(|l| l.parse().expect("number"))
-        .collect();
+    ];
+    let vals = meteor_sentences(&flags);
     // NLTK 3.10.4: meteor_score([word_tokenize(r)], word_tokenize(h), alpha=0.5, beta=2.0,
     // gamma=0.25) on the same two pairs.
     let want = [0.9264705882352942, 0.625];
