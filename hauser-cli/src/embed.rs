@@ -1,9 +1,10 @@
-//! `hauser embed`: mean-pooled sentence embeddings, one JSON array of floats per input line.
+//! `hauser embed`: mean-pooled sentence embeddings, one JSON array of floats per input line, or
+//! one row per input line of a NumPy `.npy` float32 matrix (`--format npy`).
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use hauser_nli::{Embedder, ModelSource};
@@ -11,6 +12,19 @@ use hauser_nli::{Embedder, ModelSource};
 use crate::error::CliError;
 use crate::flags;
 use crate::io::files::{self, OutputFile};
+use crate::io::npy::NpyWriter;
+
+/// What `hauser embed` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum EmbedFormat {
+    /// One JSON array per input line (an error record `{"line", "error"}` for a line that is
+    /// not UTF-8).
+    #[default]
+    Jsonl,
+    /// A NumPy float32 matrix, one row per input line (a row of NaN for a line that is not
+    /// UTF-8, whose error record goes to standard error): no text to format or parse.
+    Npy,
+}
 
 /// Options of `hauser embed`.
 #[derive(Debug, Clone, Args)]
@@ -28,9 +42,13 @@ pub struct EmbedArgs {
     /// empty text, so output line N always answers input line N.
     #[arg(long, short)]
     pub input: PathBuf,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout; `--format npy` needs a regular file).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Output format: `jsonl` (one JSON array per line) or `npy` (a NumPy float32 matrix of one
+    /// row per input line, for `numpy.load`).
+    #[arg(long, value_enum, default_value_t = EmbedFormat::Jsonl)]
+    pub format: EmbedFormat,
     /// Sentences per forward pass.
     #[arg(long, default_value_t = 32, allow_negative_numbers = true, value_parser = flags::batch_size)]
     pub batch_size: usize,
@@ -67,9 +85,15 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliErr
         .model("--model", Some(&args.model))
         .output("--output", args.output.as_deref())
         .check()?;
+    // The output is opened before the model loads, so that an npy output that cannot be
+    // rewritten in place is refused before any work.
+    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
+    let mut npy = match args.format {
+        EmbedFormat::Npy => Some(NpyWriter::begin(&mut out, "--format")?),
+        EmbedFormat::Jsonl => None,
+    };
     let opts = args.device.load_options(args.batch_size);
     let embedder = Embedder::load(&ModelSource::parse(&args.model), &opts)?;
-    let mut out = OutputFile::create(args.output.as_deref(), &checked)?;
     let reader = files::open(&args.input)?;
     let out_path = out.path().to_path_buf();
     let werr = |e| CliError::io(&out_path, e);
@@ -91,6 +115,10 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliErr
         let emb = embedder.embed(&texts, args.layer, args.normalize)?;
         truncated += emb.truncated;
         let mut vectors = emb.vectors.iter();
+        if let Some(npy) = npy.as_mut() {
+            write_npy_rows(npy, &mut out, &chunk, &mut vectors, &mut summary, log)?;
+            continue;
+        }
         for line in &chunk {
             let record = match (
                 &line.text,
@@ -113,6 +141,9 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliErr
             writeln!(out, "{record}").map_err(werr)?;
         }
     }
+    if let Some(npy) = npy {
+        npy.finish(&mut out, embedder.model().hidden_size())?;
+    }
     out.commit()?;
     if truncated > 0 {
         writeln!(
@@ -131,4 +162,35 @@ pub fn run(args: &EmbedArgs, log: &mut dyn Write) -> Result<EmbedSummary, CliErr
         .map_err(|e| CliError::io("-", e))?;
     }
     Ok(summary)
+}
+
+/// One `.npy` row per line of `chunk`: its embedding, or NaN with the line's error record on
+/// `log` (the rows keep the lines' order, so row N always answers input line N).
+fn write_npy_rows<'a>(
+    npy: &mut NpyWriter,
+    out: &mut OutputFile,
+    chunk: &[files::Line],
+    vectors: &mut impl Iterator<Item = &'a Vec<f32>>,
+    summary: &mut EmbedSummary,
+    log: &mut dyn Write,
+) -> Result<(), CliError> {
+    let lerr = |e| CliError::io("-", e);
+    for line in chunk {
+        let error = match (
+            &line.text,
+            line.text.is_ok().then(|| vectors.next()).flatten(),
+        ) {
+            (Ok(_), Some(v)) => {
+                npy.row(out, v)?;
+                summary.embedded += 1;
+                continue;
+            }
+            (Ok(_), None) => "internal: no embedding returned".to_string(),
+            (Err(message), _) => message.clone(),
+        };
+        summary.failed += 1;
+        npy.nan_row(out)?;
+        writeln!(log, "{}", json!({"line": line.number, "error": error})).map_err(lerr)?;
+    }
+    Ok(())
 }

@@ -234,6 +234,12 @@ impl TransformerModel {
         self.batching = batching;
     }
 
+    /// The width of the hidden states (`hidden_size`, DistilBERT's `dim`, GPT-2's `n_embd`):
+    /// the length of a mean-pooled embedding.
+    pub fn hidden_size(&self) -> usize {
+        self.config.hidden_size
+    }
+
     /// Number of hidden-state tensors a forward pass exposes: `layers + 1` for every encoder
     /// architecture, the embedding output first (transformers' `hidden_states[0]`), the
     /// last layer last.

@@ -7,6 +7,7 @@ pub mod files;
 pub mod input;
 pub mod interrupt;
 pub(crate) mod metric_input;
+pub(crate) mod npy;
 pub(crate) mod out_file;
 pub(crate) mod output;
 pub(crate) mod progress;

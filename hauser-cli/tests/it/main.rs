@@ -9,6 +9,7 @@ mod docs_sandbox;
 mod drop_in_bert_score;
 mod drop_in_comet;
 mod embed;
+mod embed_npy;
 mod extract;
 mod formality;
 mod formality_files;
