@@ -46,6 +46,7 @@ mod rng;
 mod system_accuracy;
 mod tie_calibration;
 mod ttest;
+mod wmt_all_pairs;
 mod wmt_significance;
 
 pub use agreement::{
@@ -75,13 +76,14 @@ pub use permutation::{
 pub use rank::average_ranks;
 pub use ranking::{hit_rate_at_k, ndcg_at_k, ranking_report, reciprocal_rank, RankingReport};
 pub use resample::{
-    bootstrap_mean, bootstrap_meta_eval, bootstrap_meta_eval_monitored,
+    bootstrap_items, bootstrap_mean, bootstrap_meta_eval, bootstrap_meta_eval_monitored,
     bootstrap_meta_eval_with_segments, williams_test, williams_test_from_r, BootstrapConfig,
     BootstrapInterval, MetaEvalBootstrap, WilliamsTest,
 };
 pub use system_accuracy::{pairwise_accuracy, soft_pairwise_accuracy, PairwiseAccuracy};
 pub use tie_calibration::{kendall_with_ties_opt, PairSampling, TieCalibration};
 pub use ttest::{ttest_rel, Alternative, TTest};
+pub use wmt_all_pairs::{pairwise_permutation_matrix, perm_both_matrix};
 pub use wmt_significance::{
     permutation_sig_diff, significance_clusters, PermSigDiff, PermSigDiffConfig,
 };

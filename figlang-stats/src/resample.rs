@@ -137,6 +137,81 @@ pub fn bootstrap_mean(values: &[f64], config: &BootstrapConfig) -> StatsResult<B
     Ok(interval(estimate, means, config.level))
 }
 
+/// Percentile bootstrap intervals of several statistics of the same items (the segments of a
+/// meta-evaluation, say): each of `config.resamples` resamples draws `n_items` items with
+/// replacement, exactly as [`bootstrap_meta_eval`] draws its segments (resample r from the
+/// seeded stream of `(seed, r)`), and calls `stats(weights)` with how many times each item was
+/// drawn; `stats` returns one value per statistic, in the order of `estimates` (NaN where a
+/// resample leaves a statistic undefined: counted out of that interval's `valid`). Resamples run
+/// in parallel; the intervals depend on the seed only.
+///
+/// # Errors
+/// No item, no resample, a level outside (0, 1), `stats` returning the wrong number of values;
+/// [`StatsError::Limit`] when the resampled values (8 bytes per statistic and resample) would
+/// not fit in memory.
+///
+/// ```
+/// use figlang_stats::{bootstrap_items, BootstrapConfig};
+/// let x = [1.0, 2.0, 3.0, 4.0];
+/// let mean = |w: &[f64]| vec![w.iter().zip(&x).map(|(w, x)| w * x).sum::<f64>() / 4.0];
+/// let ci = bootstrap_items(4, &[2.5], &BootstrapConfig::default(), mean).unwrap();
+/// assert!(ci[0].low < 2.5 && 2.5 < ci[0].high);
+/// ```
+pub fn bootstrap_items<F>(
+    n_items: usize,
+    estimates: &[f64],
+    config: &BootstrapConfig,
+    stats: F,
+) -> StatsResult<Vec<BootstrapInterval>>
+where
+    F: Fn(&[f64]) -> Vec<f64> + Sync,
+{
+    const WHAT: &str = "bootstrap_items";
+    if n_items == 0 || config.resamples == 0 || !(config.level > 0.0 && config.level < 1.0) {
+        return Err(StatsError::InvalidArgument {
+            what: WHAT,
+            message: format!(
+                "needs items, resamples > 0 and a level in (0, 1), got {n_items}, {} and {}",
+                config.resamples, config.level
+            ),
+        });
+    }
+    let k = estimates.len();
+    check_memory(
+        &format!(
+            "a bootstrap of {} resamples x {k} statistics",
+            config.resamples
+        ),
+        bytes_for(
+            config.resamples as u64,
+            8 * k as u64 + 8 * n_items as u64 / 64 + 8,
+        ),
+    )?;
+    let values: Vec<Vec<f64>> = (0..config.resamples)
+        .into_par_iter()
+        .map(|r| {
+            let mut rng = SplitMix64::for_resample(config.seed, r as u64);
+            let mut counts = vec![0.0f64; n_items];
+            for _ in 0..n_items {
+                counts[rng.below(n_items)] += 1.0;
+            }
+            stats(&counts)
+        })
+        .collect();
+    if let Some(v) = values.iter().find(|v| v.len() != k) {
+        return Err(StatsError::LengthMismatch {
+            what: WHAT,
+            left: k,
+            right: v.len(),
+        });
+    }
+    Ok(estimates
+        .iter()
+        .enumerate()
+        .map(|(s, &e)| interval(e, values.iter().map(|v| v[s]).collect(), config.level))
+        .collect())
+}
+
 /// Sufficient statistics of the pooled Pearson for one segment, on globally centred values so
 /// that the one-pass formula does not cancel catastrophically.
 #[derive(Debug, Clone, Copy, Default)]

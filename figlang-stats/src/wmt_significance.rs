@@ -79,16 +79,20 @@ where
     F: FnMut(&[f64], &[f64]) -> StatsResult<f64>,
 {
     let mut rng = Mt19937::seed(config.seed);
-    sig_diff_with(first, second, grouping, config, &mut corr, &mut rng)
+    // binomial(1, 0.5) is 1 exactly when the uniform draw exceeds 0.5.
+    let mut keep = |_run: usize, _item: usize| legacy_random_sample(&mut rng) > 0.5;
+    sig_diff_with(first, second, grouping, config, &mut corr, &mut keep)
 }
 
-fn sig_diff_with<F>(
+/// The test with its draws from `keep(run, item)` (0-based run; called in run order, then item
+/// order): whether item `item` keeps each metric's own score in run `run`.
+pub(crate) fn sig_diff_with<F>(
     first: &PackedScores<'_>,
     second: &PackedScores<'_>,
     grouping: Grouping,
     config: &PermSigDiffConfig,
     corr: &mut F,
-    rng: &mut Mt19937,
+    keep: &mut dyn FnMut(usize, usize) -> bool,
 ) -> StatsResult<PermSigDiff>
 where
     F: FnMut(&[f64], &[f64]) -> StatsResult<f64>,
@@ -126,9 +130,11 @@ where
     let (mut s1, mut s2) = (vec![0.0; z1.len()], vec![0.0; z1.len()]);
     for run in 1..=config.resamples {
         for i in 0..z1.len() {
-            // binomial(1, 0.5) is 1 exactly when the uniform draw exceeds 0.5.
-            let keep = legacy_random_sample(rng) > 0.5;
-            (s1[i], s2[i]) = if keep { (z1[i], z2[i]) } else { (z2[i], z1[i]) };
+            (s1[i], s2[i]) = if keep(run - 1, i) {
+                (z1[i], z2[i])
+            } else {
+                (z2[i], z1[i])
+            };
         }
         let (c1, c2) = (grouped(&s1)?, grouped(&s2)?);
         if c2 - c1 >= delta {
@@ -236,7 +242,7 @@ pub(crate) fn numpy_pairwise_sum(a: &[f64]) -> f64 {
 }
 
 /// `scipy.stats.zscore(a)` (ddof 0) with NumPy's summation order.
-fn numpy_zscore(a: &[f64]) -> Vec<f64> {
+pub(crate) fn numpy_zscore(a: &[f64]) -> Vec<f64> {
     let n = a.len() as f64;
     let mean = numpy_pairwise_sum(a) / n;
     let dev: Vec<f64> = a.iter().map(|v| v - mean).collect();

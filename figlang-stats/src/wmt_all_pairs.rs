@@ -1,0 +1,433 @@
+//! The significance matrix of the WMT metrics task (mt-metrics-eval's `data.ComputeSigMatrix`):
+//! one permutation test between every pair of metrics, all pairs at once.
+//!
+//! Every pair's test equals [`permutation_sig_diff`](crate::permutation_sig_diff) (PERM-BOTH) or
+//! [`pairwise_permutation_sig_diff`](crate::pairwise_permutation_sig_diff) (pair swapping) with
+//! the same configuration, bit for bit: each pair starts from `np.random.seed(config.seed)`, so
+//! the draws are the same for every pair and are drawn once here, then shared by the pairs,
+//! which run in parallel (the matrix does not depend on the thread count). The pair-swapping
+//! test of the tie-aware variants also counts each run from bit masks of the pairs on which the
+//! two metrics disagree, instead of visiting every pair.
+
+use hauser_core::limits::{bytes_for, check_memory};
+use rayon::prelude::*;
+
+use super::error::{StatsError, StatsResult};
+use super::grouping::{Grouping, PackedScores};
+use super::kendall_variants::{check_epsilon, KendallVariant, TauCounts};
+use super::numpy_rng::{legacy_random_sample, Mt19937};
+use super::wmt_significance::{numpy_pairwise_sum, sig_diff_with, PermSigDiffConfig, Scored};
+
+/// The p-value matrix of `metrics` in the given order (mt-metrics-eval orders them best first):
+/// entry `[i][j]`, `j > i`, is the p-value of the test that metric `i` does not beat metric `j`,
+/// `permutation_sig_diff(&metrics[j], &metrics[i], ...)`, as `data.ComputeSigMatrix` fills
+/// `sig_matrix[i, j]`; the other entries are NaN. Feed it to
+/// [`significance_clusters`](crate::significance_clusters).
+///
+/// Errors: metrics scored against different human scores, `resamples` or `block_size` 0, the
+/// memory limit (the draws take `resamples x items` bits), whatever `corr` returns.
+///
+/// ```
+/// use figlang_stats::{perm_both_matrix, Grouping, PackedScores, PermSigDiffConfig};
+/// let h = [1.0, 2.0, 3.0, 4.0, 2.0, 1.0];
+/// let (a, b) = ([0.1, 0.2, 0.3, 0.4, 0.2, 0.1], [0.4, 0.3, 0.1, 0.2, 0.1, 0.3]);
+/// let m = [PackedScores::new(&h, &a, 2).unwrap(), PackedScores::new(&h, &b, 2).unwrap()];
+/// let cfg = PermSigDiffConfig { resamples: 200, ..PermSigDiffConfig::new(1) };
+/// let corr = |h: &[f64], m: &[f64]| Ok(figlang_stats::pearson(h, m)?.statistic);
+/// let p = perm_both_matrix(&m, Grouping::None, &cfg, corr).unwrap();
+/// assert!(p[0][1] < 0.05 && p[1][0].is_nan());
+/// ```
+pub fn perm_both_matrix<F>(
+    metrics: &[PackedScores<'_>],
+    grouping: Grouping,
+    config: &PermSigDiffConfig,
+    corr: F,
+) -> StatsResult<Vec<Vec<f64>>>
+where
+    F: Fn(&[f64], &[f64]) -> StatsResult<f64> + Sync,
+{
+    const WHAT: &str = "perm_both_matrix";
+    let n = metrics.len();
+    let mut out = vec![vec![f64::NAN; n]; n];
+    if n < 2 {
+        return Ok(out);
+    }
+    let items = Scored::new(WHAT, &metrics[0], &metrics[0], grouping, config)?
+        .human
+        .len();
+    let words = items.div_ceil(64);
+    check_memory(
+        &format!(
+            "the draws of {} permutation runs over {items} items",
+            config.resamples
+        ),
+        bytes_for((config.resamples as u64).saturating_mul(words as u64), 8),
+    )?;
+    let mut rng = Mt19937::seed(config.seed);
+    let mut bits = vec![0u64; config.resamples * words];
+    for run in 0..config.resamples {
+        for i in 0..items {
+            if legacy_random_sample(&mut rng) > 0.5 {
+                bits[run * words + i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let p: Vec<f64> = pairs
+        .par_iter()
+        .map(|&(i, j)| {
+            let mut keep = |run: usize, k: usize| (bits[run * words + k / 64] >> (k % 64)) & 1 == 1;
+            let mut corr = |h: &[f64], m: &[f64]| corr(h, m);
+            sig_diff_with(
+                &metrics[j],
+                &metrics[i],
+                grouping,
+                config,
+                &mut corr,
+                &mut keep,
+            )
+            .map(|r| r.p_value)
+        })
+        .collect::<StatsResult<_>>()?;
+    for (&(i, j), p) in pairs.iter().zip(p) {
+        out[i][j] = p;
+    }
+    Ok(out)
+}
+
+/// One metric's verdicts for the pair-swapping test: per pair (in group order), whether it is
+/// "good" (concordant with the human, or tied with the human) under its tie threshold.
+struct GoodBits {
+    /// Bit k of group g's words: pair k of the group is good.
+    bits: Vec<u64>,
+    /// Per group, the number of good pairs.
+    good: Vec<u64>,
+}
+
+/// The p-value matrix of the pair-swapping test ([`pairwise_permutation_sig_diff`](crate::pairwise_permutation_sig_diff))
+/// for the tie-aware variants tau_23 and acc_23 (acc_eq, and acc*_eq with calibrated
+/// thresholds), in the order of `metrics`, as [`perm_both_matrix`]: entry `[i][j]`, `j > i`, is
+/// `pairwise_permutation_sig_diff(&metrics[j], &metrics[i], grouping, variant,
+/// (Some(epsilons[j]), Some(epsilons[i])), config)`'s p-value, equal to the last bit.
+///
+/// Each run reads the pairs' coins from one `u64` word per 64 pairs of a group and counts the
+/// pairs where the two metrics' verdicts differ in goodness with a population count, so a run
+/// costs one word operation per 64 pairs and metric pair instead of a visit to every pair.
+///
+/// Errors: a variant other than Tau23 and Acc23, a bad epsilon or a number of epsilons other
+/// than of metrics, metrics scored against different human scores, `resamples` or `block_size`
+/// 0, the memory limit (the draws take `resamples x pairs` bits).
+pub fn pairwise_permutation_matrix(
+    metrics: &[PackedScores<'_>],
+    grouping: Grouping,
+    variant: KendallVariant,
+    epsilons: &[f64],
+    config: &PermSigDiffConfig,
+) -> StatsResult<Vec<Vec<f64>>> {
+    const WHAT: &str = "pairwise_permutation_matrix";
+    if !matches!(variant, KendallVariant::Tau23 | KendallVariant::Acc23) {
+        return Err(StatsError::InvalidArgument {
+            what: WHAT,
+            message: "only tau_23 and acc_23 (use pairwise_permutation_sig_diff for tau-b)".into(),
+        });
+    }
+    if epsilons.len() != metrics.len() {
+        return Err(StatsError::LengthMismatch {
+            what: WHAT,
+            left: metrics.len(),
+            right: epsilons.len(),
+        });
+    }
+    for &e in epsilons {
+        check_epsilon(WHAT, e)?;
+    }
+    let n = metrics.len();
+    let mut out = vec![vec![f64::NAN; n]; n];
+    if n < 2 {
+        return Ok(out);
+    }
+    let base = Scored::new(WHAT, &metrics[0], &metrics[0], grouping, config)?;
+    let sizes: Vec<usize> = base.bounds.iter().map(|&(b, e)| e - b).collect();
+    let npairs: Vec<u64> = sizes
+        .iter()
+        .map(|&s| (s * s.saturating_sub(1) / 2) as u64)
+        .collect();
+    // Group g's pair bits live in words offsets[g]..offsets[g + 1].
+    let mut offsets = vec![0usize];
+    for &p in &npairs {
+        offsets.push(offsets.last().unwrap() + (p as usize).div_ceil(64));
+    }
+    let words = *offsets.last().unwrap();
+    let draws_per_run: u64 = sizes.iter().map(|&s| (s * s) as u64).sum();
+    check_memory(
+        &format!(
+            "the draws of {} pair-swapping runs over {} pairs",
+            config.resamples,
+            npairs.iter().sum::<u64>()
+        ),
+        bytes_for((config.resamples as u64).saturating_mul(words as u64), 8)
+            .and_then(|b| b.checked_add(bytes_for(n as u64, words as u64 * 8 + 64)?)),
+    )?;
+
+    let mut goods = Vec::with_capacity(n);
+    for (m, &eps) in metrics.iter().zip(epsilons) {
+        let s = Scored::new(WHAT, &metrics[0], m, grouping, config)?;
+        let mut g = GoodBits {
+            bits: vec![0u64; words],
+            good: vec![0; sizes.len()],
+        };
+        for (gi, &(b, e)) in s.bounds.iter().enumerate() {
+            let (h, x) = (&s.human[b..e], &s.m2[b..e]);
+            let mut k = 0;
+            for i in 0..h.len() {
+                for j in i + 1..h.len() {
+                    let mut c = TauCounts::default();
+                    c.add_pair(h[i] - h[j], x[i] - x[j], eps);
+                    if c.concordant + c.ties_both == 1 {
+                        g.bits[offsets[gi] + k / 64] |= 1 << (k % 64);
+                        g.good[gi] += 1;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        goods.push(g);
+    }
+
+    // The draws: per run, per group of s items, s x s doubles; pair (i, j), i < j, reads entry
+    // (i, j): heads keeps each metric's own verdict.
+    let _ = draws_per_run;
+    let mut rng = Mt19937::seed(config.seed);
+    let mut coins = vec![0u64; config.resamples * words];
+    for run in 0..config.resamples {
+        let row = &mut coins[run * words..(run + 1) * words];
+        for (gi, &s) in sizes.iter().enumerate() {
+            let mut k = 0;
+            for i in 0..s {
+                for j in 0..s {
+                    let heads = legacy_random_sample(&mut rng) > 0.5;
+                    if j > i {
+                        if heads {
+                            row[offsets[gi] + k / 64] |= 1 << (k % 64);
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    let value = |good: u64, pairs: u64| {
+        let c = TauCounts {
+            concordant: good,
+            discordant: pairs - good,
+            ..TauCounts::default()
+        };
+        match variant {
+            KendallVariant::Acc23 => c.acc_23(),
+            _ => c.tau_23(),
+        }
+    };
+    let nan_zero = config.replace_nans_with_zeros;
+    // The grouped mean as the reference takes it: groups without a pair are NaN, left out (or 0).
+    let slots: Vec<Option<usize>> = {
+        let mut next = 0;
+        npairs
+            .iter()
+            .map(|&p| {
+                (p > 0 || nan_zero).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    };
+    let nslots = slots.iter().flatten().count();
+    let base_vals: Vec<Vec<f64>> = goods
+        .iter()
+        .map(|g| {
+            let mut v = vec![0.0; nslots];
+            for (gi, slot) in slots.iter().enumerate() {
+                if let Some(s) = slot {
+                    if npairs[gi] > 0 {
+                        v[*s] = value(g.good[gi], npairs[gi]);
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    let mean = |v: &[f64]| {
+        if v.is_empty() {
+            0.0
+        } else {
+            numpy_pairwise_sum(v) / v.len() as f64
+        }
+    };
+
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let p: Vec<f64> = pairs
+        .par_iter()
+        .map(|&(i, j)| {
+            // First = metric j, second = metric i, as data.ComputeSigMatrix calls the test.
+            let (a, b) = (&goods[j], &goods[i]);
+            let delta = mean(&base_vals[i]) - mean(&base_vals[j]);
+            // Groups where the two metrics differ in some pair's goodness, with their masks:
+            // `plus` good for the first only, `minus` good for the second only.
+            let active: Vec<(usize, usize, Vec<(u64, u64)>)> = (0..sizes.len())
+                .filter_map(|gi| {
+                    let slot = slots[gi]?;
+                    let masks: Vec<(u64, u64)> = (offsets[gi]..offsets[gi + 1])
+                        .map(|w| (a.bits[w] & !b.bits[w], b.bits[w] & !a.bits[w]))
+                        .collect();
+                    masks
+                        .iter()
+                        .any(|&(p, m)| p | m != 0)
+                        .then_some((gi, slot, masks))
+                })
+                .collect();
+            let (mut v1, mut v2) = (base_vals[j].clone(), base_vals[i].clone());
+            let (mut hits, mut used) = (0usize, 0usize);
+            for run in 1..=config.resamples {
+                let row = &coins[(run - 1) * words..run * words];
+                for (gi, slot, masks) in &active {
+                    let mut d: i64 = 0;
+                    for (w, &(plus, minus)) in (offsets[*gi]..).zip(masks) {
+                        let swapped = !row[w];
+                        d += i64::from((swapped & plus).count_ones())
+                            - i64::from((swapped & minus).count_ones());
+                    }
+                    let p = npairs[*gi];
+                    // Hybrid 1 keeps the first's verdicts where the coin is heads.
+                    v1[*slot] = value((a.good[*gi] as i64 - d) as u64, p);
+                    v2[*slot] = value((b.good[*gi] as i64 + d) as u64, p);
+                }
+                let (c1, c2) = (mean(&v1), mean(&v2));
+                used = run;
+                if c2 - c1 >= delta {
+                    hits += 1;
+                    if run % config.block_size == 0 {
+                        let p = hits as f64 / run as f64;
+                        if p < config.early_min || p > config.early_max {
+                            break;
+                        }
+                    }
+                }
+            }
+            hits as f64 / used as f64
+        })
+        .collect();
+    for (&(i, j), p) in pairs.iter().zip(p) {
+        out[i][j] = p;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{kendall_variant, pairwise_permutation_sig_diff, pearson, permutation_sig_diff};
+
+    /// Deterministic pseudo-random scores on a coarse grid (many ties).
+    fn scores(seed: u64, n: usize, grid: f64) -> Vec<f64> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ((x % 1000) as f64 / 1000.0 / grid).round() * grid
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matrices_equal_the_single_pair_tests() {
+        let (ns, ni) = (4, 9);
+        let mut human = scores(1, ns * ni, 0.25);
+        human[5] = f64::NAN;
+        let cols: Vec<Vec<f64>> = (2..6).map(|s| scores(s, ns * ni, 0.1)).collect();
+        let mut cols = cols;
+        cols.push(cols[0].clone());
+        let m: Vec<PackedScores<'_>> = cols
+            .iter()
+            .map(|c| PackedScores::new(&human, c, ns).unwrap())
+            .collect();
+        for early in [false, true] {
+            let cfg = PermSigDiffConfig {
+                resamples: 60,
+                block_size: if early { 20 } else { 1000 },
+                ..PermSigDiffConfig::new(7)
+            };
+            for grouping in [Grouping::None, Grouping::Item, Grouping::Sys] {
+                let acc = |h: &[f64], x: &[f64]| kendall_variant(h, x, KendallVariant::Acc23, 0.0);
+                let p = perm_both_matrix(&m, grouping, &cfg, acc).unwrap();
+                let pr = |h: &[f64], x: &[f64]| Ok(pearson(h, x)?.statistic);
+                let q = perm_both_matrix(&m, grouping, &cfg, pr).unwrap();
+                for variant in [KendallVariant::Acc23, KendallVariant::Tau23] {
+                    let eps = [0.0, 0.05, 0.1, 0.0, 0.0];
+                    let r = pairwise_permutation_matrix(&m, grouping, variant, &eps, &cfg).unwrap();
+                    for i in 0..m.len() {
+                        for j in i + 1..m.len() {
+                            let one = pairwise_permutation_sig_diff(
+                                &m[j],
+                                &m[i],
+                                grouping,
+                                variant,
+                                (Some(eps[j]), Some(eps[i])),
+                                &cfg,
+                            )
+                            .unwrap();
+                            assert_eq!(r[i][j].to_bits(), one.p_value.to_bits(), "{i} {j}");
+                        }
+                    }
+                }
+                for i in 0..m.len() {
+                    assert!(p[i][i].is_nan());
+                    for j in i + 1..m.len() {
+                        let one = permutation_sig_diff(&m[j], &m[i], grouping, &cfg, acc).unwrap();
+                        assert_eq!(p[i][j].to_bits(), one.p_value.to_bits(), "{i} {j}");
+                        let one = permutation_sig_diff(&m[j], &m[i], grouping, &cfg, pr).unwrap();
+                        assert_eq!(q[i][j].to_bits(), one.p_value.to_bits(), "{i} {j}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let h = [1.0, 2.0, 3.0, 4.0];
+        let s = PackedScores::new(&h, &h, 2).unwrap();
+        let cfg = PermSigDiffConfig::new(1);
+        let m = [s, s];
+        assert!(pairwise_permutation_matrix(
+            &m,
+            Grouping::Item,
+            KendallVariant::B,
+            &[0.0; 2],
+            &cfg
+        )
+        .is_err());
+        assert!(pairwise_permutation_matrix(
+            &m,
+            Grouping::Item,
+            KendallVariant::Acc23,
+            &[0.0],
+            &cfg
+        )
+        .is_err());
+        let one = pairwise_permutation_matrix(
+            &m[..1],
+            Grouping::Item,
+            KendallVariant::Acc23,
+            &[0.0],
+            &cfg,
+        );
+        assert!(one.unwrap()[0][0].is_nan());
+    }
+}
