@@ -16,7 +16,9 @@ use super::error::{StatsError, StatsResult};
 use super::grouping::{Grouping, PackedScores};
 use super::kendall_variants::{check_epsilon, KendallVariant, TauCounts};
 use super::numpy_rng::{legacy_random_sample, Mt19937};
-use super::wmt_significance::{numpy_pairwise_sum, sig_diff_with, PermSigDiffConfig, Scored};
+use super::wmt_significance::{
+    numpy_pairwise_sum, numpy_zscore, sig_diff_with, PermSigDiffConfig, Scored,
+};
 
 /// The p-value matrix of `metrics` in the given order (mt-metrics-eval orders them best first):
 /// entry `[i][j]`, `j > i`, is the p-value of the test that metric `i` does not beat metric `j`,
@@ -91,6 +93,127 @@ where
             .map(|r| r.p_value)
         })
         .collect::<StatsResult<_>>()?;
+    for (&(i, j), p) in pairs.iter().zip(p) {
+        out[i][j] = p;
+    }
+    Ok(out)
+}
+
+/// [`perm_both_matrix`] for the pooled Pearson correlation (`Grouping::None`,
+/// `corr = pearson`), the WMT segment-level "no grouping" Pearson: the same draws and the same
+/// test, but each run costs O(metrics x items) instead of O(metric pairs x items). A swapped
+/// item moves a z-score from one hybrid to the other, so each hybrid's sums (of z, z^2 and
+/// human x z) are one metric's sums over the kept items plus the other's over the swapped
+/// ones; the sums over the kept items are taken once per run and metric.
+///
+/// The correlations come from these sums rather than from two-pass sums over each hybrid, so
+/// they differ from [`permutation_sig_diff`](crate::permutation_sig_diff) with
+/// [`pearson`](crate::pearson) in the last bits: a run whose difference equals the observed one
+/// within rounding may count differently (identical metrics still give exactly 1).
+///
+/// Errors: as [`perm_both_matrix`].
+pub fn perm_both_pearson_matrix(
+    metrics: &[PackedScores<'_>],
+    config: &PermSigDiffConfig,
+) -> StatsResult<Vec<Vec<f64>>> {
+    const WHAT: &str = "perm_both_pearson_matrix";
+    let n = metrics.len();
+    let mut out = vec![vec![f64::NAN; n]; n];
+    if n < 2 {
+        return Ok(out);
+    }
+    let mut human = Vec::new();
+    let mut z = Vec::with_capacity(n);
+    for m in metrics {
+        let s = Scored::new(WHAT, &metrics[0], m, Grouping::None, config)?;
+        z.push(numpy_zscore(&s.m2));
+        human = s.human;
+    }
+    let items = human.len();
+    let words = items.div_ceil(64);
+    check_memory(
+        &format!(
+            "the draws of {} permutation runs over {items} items",
+            config.resamples
+        ),
+        bytes_for(
+            (config.resamples as u64).saturating_mul(words as u64 + 3 * n as u64),
+            8,
+        ),
+    )?;
+    let mut rng = Mt19937::seed(config.seed);
+    let mut bits = vec![0u64; config.resamples * words];
+    for run in 0..config.resamples {
+        for i in 0..items {
+            if legacy_random_sample(&mut rng) > 0.5 {
+                bits[run * words + i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    let nf = items as f64;
+    let (sh, shh) = (
+        human.iter().sum::<f64>(),
+        human.iter().map(|h| h * h).sum::<f64>(),
+    );
+    let hvar = nf * shh - sh * sh;
+    // Pearson from the sums of x, x^2 and h x; NaN counts as 0, the grouped mean of no value.
+    let r = |s: f64, q: f64, p: f64| {
+        let v = (nf * p - sh * s) / ((nf * q - s * s) * hvar).sqrt();
+        if v.is_finite() {
+            v.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let sums = |zk: &[f64], run: Option<usize>| {
+        let (mut s, mut q, mut p) = (0.0, 0.0, 0.0);
+        for (i, (x, h)) in zk.iter().zip(&human).enumerate() {
+            if run.is_none_or(|r| (bits[r * words + i / 64] >> (i % 64)) & 1 == 1) {
+                s += x;
+                q += x * x;
+                p += h * x;
+            }
+        }
+        [s, q, p]
+    };
+    let totals: Vec<[f64; 3]> = z.iter().map(|zk| sums(zk, None)).collect();
+    // kept[run][k]: metric k's sums over the items kept in that run.
+    let kept: Vec<Vec<[f64; 3]>> = (0..config.resamples)
+        .into_par_iter()
+        .map(|run| z.iter().map(|zk| sums(zk, Some(run))).collect())
+        .collect();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let p: Vec<f64> = pairs
+        .par_iter()
+        .map(|&(i, j)| {
+            // First = metric j, second = metric i, as data.ComputeSigMatrix calls the test.
+            let (a, b) = (j, i);
+            let full = |k: usize| r(totals[k][0], totals[k][1], totals[k][2]);
+            let delta = full(b) - full(a);
+            let (mut hits, mut used) = (0usize, 0usize);
+            for (run, row) in kept.iter().enumerate() {
+                let run = run + 1;
+                let mix = |keep: usize, swap: usize, c: usize| {
+                    row[keep][c] + (totals[swap][c] - row[swap][c])
+                };
+                let c1 = r(mix(a, b, 0), mix(a, b, 1), mix(a, b, 2));
+                let c2 = r(mix(b, a, 0), mix(b, a, 1), mix(b, a, 2));
+                used = run;
+                if c2 - c1 >= delta {
+                    hits += 1;
+                }
+                if run % config.block_size == 0 {
+                    let p = hits as f64 / run as f64;
+                    if p < config.early_min || p > config.early_max {
+                        break;
+                    }
+                }
+            }
+            hits as f64 / used as f64
+        })
+        .collect();
     for (&(i, j), p) in pairs.iter().zip(p) {
         out[i][j] = p;
     }
@@ -396,6 +519,42 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_pearson_matrix_agrees_with_the_single_pair_test() {
+        let (ns, ni) = (3, 40);
+        let human = scores(11, ns * ni, 0.001);
+        let mut cols: Vec<Vec<f64>> = (12..15).map(|s| scores(s, ns * ni, 0.0001)).collect();
+        // A metric close to the human scores, and a copy of another metric.
+        cols.push(
+            human
+                .iter()
+                .zip(&cols[0])
+                .map(|(h, x)| h + 0.3 * x)
+                .collect(),
+        );
+        cols.push(cols[1].clone());
+        let m: Vec<PackedScores<'_>> = cols
+            .iter()
+            .map(|c| PackedScores::new(&human, c, ns).unwrap())
+            .collect();
+        for block_size in [1000, 25] {
+            let cfg = PermSigDiffConfig {
+                resamples: 100,
+                block_size,
+                ..PermSigDiffConfig::new(3)
+            };
+            let fast = perm_both_pearson_matrix(&m, &cfg).unwrap();
+            let pr = |h: &[f64], x: &[f64]| Ok(pearson(h, x)?.statistic);
+            for i in 0..m.len() {
+                for j in i + 1..m.len() {
+                    let one = permutation_sig_diff(&m[j], &m[i], Grouping::None, &cfg, pr).unwrap();
+                    assert_eq!(fast[i][j], one.p_value, "{i} {j} block {block_size}");
+                }
+            }
+            assert_eq!(fast[1][4], 1.0);
         }
     }
 

@@ -22,6 +22,7 @@
 
 pub(crate) mod data;
 pub(crate) mod live;
+pub(crate) mod wmt;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -63,6 +64,11 @@ pub struct ReproduceArgs {
     /// One JSON object instead of the text tables.
     #[arg(long)]
     pub json: bool,
+    /// Also the WMT metrics task's statistics of the style and content tables (pairwise
+    /// accuracy, SPA, acc_eq, acc*_eq, correlations, intervals and significance clusters of
+    /// the metrics, as `hauser meta-eval --wmt` with its defaults).
+    #[arg(long)]
+    pub wmt: bool,
     /// Live metrics.
     #[command(flatten)]
     pub live: LiveArgs,
@@ -149,6 +155,9 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Inter-annotator Pearson per aspect over all system outputs: (aspect, r, paper).
     pub inter_annotator: Vec<(String, f64, Option<f64>)>,
+    /// With `--wmt`: the WMT statistics of the style and content tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wmt: Option<wmt::WmtTables>,
 }
 
 /// Computes the report.
@@ -245,7 +254,13 @@ pub fn reproduce(args: &ReproduceArgs) -> Result<Report, CliError> {
         inter_annotator.push((aspect.to_string(), r, paper));
     }
     let content_live = live::rows(&args.live, &data, &mut notes)?;
+    let wmt = if args.wmt {
+        Some(wmt::tables(&data, &names)?)
+    } else {
+        None
+    };
     Ok(Report {
+        wmt,
         systems: names,
         style,
         content,
@@ -332,6 +347,20 @@ pub fn run(args: &FormalityArgs, out: &mut dyn Write) -> Result<(), CliError> {
     for (aspect, r, paper) in &report.inter_annotator {
         let p = paper.map_or(String::new(), |p| format!("   paper {p:.2}"));
         writeln!(out, "  {aspect:<10} {r:.4}{p}").map_err(io)?;
+    }
+    if let Some(w) = &report.wmt {
+        for (title, r) in [
+            ("Style strength vs human style", &w.style),
+            (
+                "Content preservation vs human content (released scores; WMD negated)",
+                &w.content,
+            ),
+        ] {
+            if let Some(r) = r {
+                writeln!(out, "\n{title}, WMT statistics").map_err(io)?;
+                crate::meta_eval::table::write_text(out, r).map_err(io)?;
+            }
+        }
     }
     for note in &report.notes {
         writeln!(out, "note: {note}").map_err(io)?;

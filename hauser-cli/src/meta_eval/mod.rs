@@ -1,14 +1,19 @@
 //! `hauser meta-eval` (system- and segment-level correlation of a metric with human scores) and
 //! `hauser corr` (Pearson, Spearman and Kendall of two columns), both on headed TSV files.
 //!
-//! `plot` draws `--plot`'s figures.
+//! `plot` draws `--plot`'s figures; with several metric columns (or `--wmt`) `wmt` computes the
+//! WMT metrics task's statistics and significance clusters, `table` prints them and
+//! `cluster_plot` draws the clusters.
 
+pub(crate) mod cluster_plot;
 pub(crate) mod plot;
+pub(crate) mod table;
+pub(crate) mod wmt;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use figlang_metrics::stats::{
@@ -34,19 +39,49 @@ pub struct MetaEvalArgs {
     /// Column holding the human score.
     #[arg(long, default_value = "human")]
     pub human_col: String,
-    /// Column holding the metric score.
-    #[arg(long, default_value = "metric")]
-    pub metric_col: String,
-    /// Also report percentile bootstrap 95% intervals from this many segment resamples.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::count)]
-    pub bootstrap: usize,
-    /// Seed of the bootstrap.
+    /// Column holding the metric score; repeat the flag for several metrics, which gives the
+    /// WMT report (every metric, its statistics and significance clusters).
+    #[arg(long, default_value = "metric", value_name = "COL")]
+    pub metric_col: Vec<String>,
+    /// The WMT report even for one metric: pairwise accuracy, SPA, acc_eq, acc*_eq and the
+    /// correlations at system and segment level, intervals and significance clusters.
+    #[arg(long)]
+    pub wmt: bool,
+    /// Output format: json (default), or, for the WMT report only, text or latex (the
+    /// findings-style table).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// WMT report: permutation runs of each significance test between two metrics
+    /// (default 1000; 0: no tests and no clusters).
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::count)]
+    pub resamples: Option<usize>,
+    /// WMT report: significance level of the clusters (default 0.05).
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::confidence)]
+    pub alpha: Option<f64>,
+    /// Percentile bootstrap 95% intervals from this many segment resamples (default: 0, none;
+    /// in the WMT report 1000; 0 turns them off).
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::count)]
+    pub bootstrap: Option<usize>,
+    /// Seed of the bootstrap (and, in the WMT report, of the permutation tests' NumPy stream:
+    /// at most 4294967295).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = flags::seed)]
     pub seed: u64,
-    /// Also draw the metric against the human scores into this directory: system.svg/.png (one
-    /// labelled point per system, fitted line) and segment.svg/.png (every output).
+    /// Also draw into this directory: the metric against the human scores, system.svg/.png (one
+    /// labelled point per system, fitted line) and segment.svg/.png (every output); in the WMT
+    /// report, clusters.svg/.png (each statistic's metrics with intervals, by cluster).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON object.
+    Json,
+    /// Aligned text tables (WMT report).
+    Text,
+    /// A LaTeX tabular of the findings-style table (WMT report).
+    Latex,
 }
 
 /// Options of `hauser corr`.
@@ -171,8 +206,23 @@ fn stats_error(path: &Path, e: StatsError) -> CliError {
     }
 }
 
-/// Runs `hauser meta-eval`, writing one JSON object (and a newline) to `out`.
+/// Runs `hauser meta-eval`, writing one JSON object (and a newline) to `out`, or, for the WMT
+/// report, the format asked for.
 pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    if args.wmt || args.metric_col.len() > 1 {
+        return run_wmt(args, out);
+    }
+    let wmt_only = [
+        ("--format text", args.format == Some(Format::Text)),
+        ("--format latex", args.format == Some(Format::Latex)),
+        ("--resamples", args.resamples.is_some()),
+        ("--alpha", args.alpha.is_some()),
+    ];
+    if let Some((flag, _)) = wmt_only.iter().find(|(_, given)| *given) {
+        return Err(CliError::Usage(format!(
+            "{flag} is read by the WMT report only: add --wmt, or give several --metric-col"
+        )));
+    }
     let checked = files::RunFiles::new()
         .input("--input", &args.input)
         .plot_dir("--plot", args.plot.as_deref(), &plot::FILES)
@@ -182,7 +232,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         table.column(&args.system_col)?,
         table.column(&args.segment_col)?,
         table.column(&args.human_col)?,
-        table.column(&args.metric_col)?,
+        table.column(&args.metric_col[0])?,
     ];
     let mut rows = Vec::with_capacity(table.rows.len());
     for (line, row) in &table.rows {
@@ -226,7 +276,7 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         let (human_means, metric_means) = data.system_means();
         let (pooled_human, pooled_metric) = data.pooled();
         let plot = plot::MetaEvalPlot {
-            metric: &args.metric_col,
+            metric: &args.metric_col[0],
             systems: data
                 .systems()
                 .iter()
@@ -242,9 +292,10 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         };
         rendered = Some((dir, plot::render(&plot)?));
     }
-    if args.bootstrap > 0 {
+    let bootstrap = args.bootstrap.unwrap_or(0);
+    if bootstrap > 0 {
         let config = BootstrapConfig {
-            resamples: args.bootstrap,
+            resamples: bootstrap,
             seed: args.seed,
             level: 0.95,
         };
@@ -275,6 +326,126 @@ pub fn run_meta_eval(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, 
         }
     }
     writeln!(out, "{value}").map_err(|e| CliError::io("<stdout>", e))?;
+    Ok(value)
+}
+
+/// The WMT report: reads every metric column, computes [`wmt::evaluate`], prints it as
+/// `--format` asks (JSON by default) and draws the clusters with `--plot`.
+fn run_wmt(args: &MetaEvalArgs, out: &mut dyn Write) -> Result<Value, CliError> {
+    let seed = u32::try_from(args.seed).map_err(|_| {
+        CliError::Usage(format!(
+            "--seed {} is above 4294967295, the largest seed of the WMT report's permutation tests (NumPy's np.random.seed)",
+            args.seed
+        ))
+    })?;
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = args.metric_col.iter().find(|c| !seen.insert(c.as_str())) {
+        return Err(CliError::Usage(format!(
+            "--metric-col {dup:?} is given twice"
+        )));
+    }
+    let checked = files::RunFiles::new()
+        .input("--input", &args.input)
+        .plot_dir("--plot", args.plot.as_deref(), &cluster_plot::FILES)
+        .check()?;
+    let table = Table::read(&args.input)?;
+    let path = &args.input;
+    let (cs, cg, ch) = (
+        table.column(&args.system_col)?,
+        table.column(&args.segment_col)?,
+        table.column(&args.human_col)?,
+    );
+    let cm: Vec<usize> = args
+        .metric_col
+        .iter()
+        .map(|c| table.column(c))
+        .collect::<Result<_, _>>()?;
+    let (mut systems, mut items) = (Vec::<String>::new(), Vec::<String>::new());
+    let (mut sys_index, mut item_index) = (
+        std::collections::HashMap::new(),
+        std::collections::HashMap::new(),
+    );
+    let mut cells = Vec::with_capacity(table.rows.len());
+    for (line, row) in &table.rows {
+        let s = table.cell(*line, row, cs)?;
+        let g = table.cell(*line, row, cg)?;
+        let next = systems.len();
+        let si = *sys_index.entry(s.to_string()).or_insert_with(|| {
+            systems.push(s.to_string());
+            next
+        });
+        let next = items.len();
+        let gi = *item_index.entry(g.to_string()).or_insert_with(|| {
+            items.push(g.to_string());
+            next
+        });
+        let h = table.number(*line, row, ch)?;
+        let m: Vec<f64> = cm
+            .iter()
+            .map(|&c| table.number(*line, row, c))
+            .collect::<Result<_, _>>()?;
+        cells.push((*line, si, gi, h, m));
+    }
+    if cells.is_empty() {
+        return Err(CliError::Input {
+            path: path.clone(),
+            line: 1,
+            message: "no rows".into(),
+        });
+    }
+    let (ns, ni) = (systems.len(), items.len());
+    wmt::check_size(ns, ni, cm.len()).map_err(|e| stats_error(path, e))?;
+    let mut human = vec![f64::NAN; ns * ni];
+    let mut metrics: Vec<(String, Vec<f64>)> = args
+        .metric_col
+        .iter()
+        .map(|n| (n.clone(), vec![0.0; ns * ni]))
+        .collect();
+    for (line, si, gi, h, m) in cells {
+        let k = si * ni + gi;
+        if !human[k].is_nan() {
+            return Err(CliError::Input {
+                path: path.clone(),
+                line,
+                message: format!("system {:?} has segment {:?} twice", systems[si], items[gi]),
+            });
+        }
+        human[k] = h;
+        for ((_, col), v) in metrics.iter_mut().zip(m) {
+            col[k] = v;
+        }
+    }
+    let settings = wmt::WmtSettings {
+        resamples: args.resamples.unwrap_or(1000),
+        bootstrap: args.bootstrap.unwrap_or(1000),
+        seed,
+        alpha: args.alpha.unwrap_or(0.05),
+    };
+    let input = wmt::WmtInput {
+        systems,
+        items,
+        human,
+        metrics,
+    };
+    let report = wmt::evaluate(&input, &settings).map_err(|e| stats_error(path, e))?;
+    let rendered = match &args.plot {
+        Some(dir) => Some((dir, cluster_plot::render(&report)?)),
+        None => None,
+    };
+    let mut value = serde_json::to_value(&report).map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some((dir, rendered)) = rendered {
+        let written = plot::write_plots(dir, &rendered, &checked)?;
+        value["plots"] = written
+            .iter()
+            .map(|p| Value::String(p.display().to_string()))
+            .collect();
+    }
+    let io = |e| CliError::io("<stdout>", e);
+    match args.format.unwrap_or(Format::Json) {
+        Format::Json => writeln!(out, "{value}").map_err(io)?,
+        Format::Text => table::write_text(out, &report).map_err(io)?,
+        Format::Latex => table::write_latex(out, &report).map_err(io)?,
+    }
     Ok(value)
 }
 

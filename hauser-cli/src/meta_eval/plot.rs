@@ -53,7 +53,7 @@ pub struct MetaEvalPlot<'a> {
     pub segment_kendall_wmt: f64,
 }
 
-fn register_font() -> Result<(), String> {
+pub(crate) fn register_font() -> Result<(), String> {
     static DONE: OnceLock<Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font(
@@ -193,7 +193,7 @@ fn draw_error(name: &str, e: impl std::fmt::Display) -> CliError {
 /// (plotters' tick search never ends on an infinite span), and never narrower than a millionth
 /// of its magnitude (a span lost in rounding gives the same endless search). A span wider than
 /// f64::MAX cannot be an axis: it is cut to +-f64::MAX / 2, and the points beyond are clipped.
-fn range(values: impl Iterator<Item = f64>) -> Option<std::ops::Range<f64>> {
+pub(crate) fn range(values: impl Iterator<Item = f64>) -> Option<std::ops::Range<f64>> {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
@@ -274,7 +274,7 @@ fn clip_line(a: f64, b: f64, xr: &Range<f64>, yr: &Range<f64>) -> Option<[(f64, 
 }
 
 /// A tick label without trailing zeros: `90`, `0.45`; `1.5e12` for large or tiny values.
-fn tick(v: &f64) -> String {
+pub(crate) fn tick(v: &f64) -> String {
     if *v != 0.0 && !(1e-3..1e7).contains(&v.abs()) {
         return format!("{v:.3e}").replace(".000e", "e");
     }

@@ -19,6 +19,7 @@ mod io_layer;
 mod kb;
 mod limits;
 mod meta_eval;
+mod meta_eval_wmt;
 mod metric;
 mod metric_comet;
 mod metric_comet_unified;
