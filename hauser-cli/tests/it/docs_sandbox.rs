@@ -172,6 +172,21 @@ impl Sandbox {
             }
         }
         write(d, "scores.tsv", &tsv);
+        // Several metrics of the same outputs, for the WMT report.
+        let mut tsv = String::from("system\tsegment\thuman\tbleu\tchrf\tcomet\n");
+        for s in 0..5 {
+            for g in 0..8 {
+                let h = ((s * 5 + g * 3) % 7 + s) as f64;
+                let noise = ((s * 11 + g * 7) % 5) as f64;
+                tsv.push_str(&format!(
+                    "sys{s}\t{g}\t{h}\t{}\t{}\t{}\n",
+                    h * 2.0 + noise * 3.0,
+                    h * 3.0 + noise,
+                    h * 0.1 + noise * 0.01
+                ));
+            }
+        }
+        write(d, "metrics.tsv", &tsv);
         for (name, v) in [
             ("hyp.txt", 0),
             ("ref.txt", 1),
