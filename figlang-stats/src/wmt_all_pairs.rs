@@ -220,6 +220,11 @@ pub fn perm_both_pearson_matrix(
     Ok(out)
 }
 
+/// A group where two metrics differ in some pair's goodness: its index, its slot among the
+/// grouped values, and per word of its pairs the masks (good for the first metric only, good for
+/// the second only).
+type Active = (usize, usize, Vec<(u64, u64)>);
+
 /// One metric's verdicts for the pair-swapping test: per pair (in group order), whether it is
 /// "good" (concordant with the human, or tied with the human) under its tie threshold.
 struct GoodBits {
@@ -279,10 +284,11 @@ pub fn pairwise_permutation_matrix(
         .collect();
     // Group g's pair bits live in words offsets[g]..offsets[g + 1].
     let mut offsets = vec![0usize];
+    let mut words = 0;
     for &p in &npairs {
-        offsets.push(offsets.last().unwrap() + (p as usize).div_ceil(64));
+        words += (p as usize).div_ceil(64);
+        offsets.push(words);
     }
-    let words = *offsets.last().unwrap();
     let draws_per_run: u64 = sizes.iter().map(|&s| (s * s) as u64).sum();
     check_memory(
         &format!(
@@ -401,7 +407,7 @@ pub fn pairwise_permutation_matrix(
             let delta = mean(&base_vals[i]) - mean(&base_vals[j]);
             // Groups where the two metrics differ in some pair's goodness, with their masks:
             // `plus` good for the first only, `minus` good for the second only.
-            let active: Vec<(usize, usize, Vec<(u64, u64)>)> = (0..sizes.len())
+            let active: Vec<Active> = (0..sizes.len())
                 .filter_map(|gi| {
                     let slot = slots[gi]?;
                     let masks: Vec<(u64, u64)> = (offsets[gi]..offsets[gi + 1])

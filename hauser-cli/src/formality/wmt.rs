@@ -31,12 +31,18 @@ pub const SETTINGS: WmtSettings = WmtSettings {
     alpha: 0.05,
 };
 
+/// A metric's value of a line (its 0-based index, the line).
+type LineFn = dyn Fn(usize, &Line) -> Option<f64>;
+
+/// A metric of a table: its name, its file kind, the human aspect, its value of a line.
+type MetricSpec<'a> = (String, &'a str, usize, &'a LineFn);
+
 /// Builds the report of `metrics` (name, file kind, human aspect, value of a line) over the
 /// systems `names`; None when a file kind is missing.
 fn report(
     data: &BTreeMap<String, SystemFiles>,
     names: &[String],
-    metrics: &[(String, &str, usize, &dyn Fn(usize, &Line) -> Option<f64>)],
+    metrics: &[MetricSpec<'_>],
 ) -> Result<Option<WmtReport>, CliError> {
     let mut human = Vec::new();
     let mut cols = Vec::new();
@@ -102,28 +108,26 @@ pub fn tables(
             ("cls.xformal".into(), "cls.xformal", 1, &xf),
         ],
     )?;
-    let content_values: Vec<Box<dyn Fn(usize, &Line) -> Option<f64>>> = CONTENT_COLUMNS
+    let content_values: Vec<Box<LineFn>> = CONTENT_COLUMNS
         .iter()
         .enumerate()
         .map(|(k, name)| {
             let sign = if *name == "WMD" { -1.0 } else { 1.0 };
-            Box::new(move |_: usize, l: &Line| l.metrics.get(k).map(|v| sign * v))
-                as Box<dyn Fn(usize, &Line) -> Option<f64>>
+            Box::new(move |_: usize, l: &Line| l.metrics.get(k).map(|v| sign * v)) as Box<LineFn>
         })
         .collect();
-    let content_metrics: Vec<(String, &str, usize, &dyn Fn(usize, &Line) -> Option<f64>)> =
-        CONTENT_COLUMNS
-            .iter()
-            .zip(&content_values)
-            .map(|(name, f)| {
-                let label = if *name == "WMD" {
-                    "-WMD".to_string()
-                } else {
-                    (*name).to_string()
-                };
-                (label, "content.ref", 0, f.as_ref())
-            })
-            .collect();
+    let content_metrics: Vec<MetricSpec<'_>> = CONTENT_COLUMNS
+        .iter()
+        .zip(&content_values)
+        .map(|(name, f)| {
+            let label = if *name == "WMD" {
+                "-WMD".to_string()
+            } else {
+                (*name).to_string()
+            };
+            (label, "content.ref", 0, f.as_ref())
+        })
+        .collect();
     let content = report(data, names, &content_metrics)?;
     Ok(WmtTables { style, content })
 }

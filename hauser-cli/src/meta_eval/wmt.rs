@@ -335,16 +335,23 @@ fn base(input: &WmtInput, metric: &[f64], notes: &mut Vec<String>, name: &str) -
             (f64::NAN, 0.0)
         }
     };
-    let mut per_item = [vec![f64::NAN; ni], vec![f64::NAN; ni], vec![f64::NAN; ni]];
+    let mut per_item = [
+        Vec::with_capacity(ni),
+        Vec::with_capacity(ni),
+        Vec::with_capacity(ni),
+    ];
     for i in 0..ni {
         let (h, m) = input.column(metric, i);
-        if h.len() >= 2 {
-            per_item[0][i] =
-                kendall_variant(&h, &m, KendallVariant::Acc23, 0.0).unwrap_or(f64::NAN);
-            per_item[1][i] =
-                kendall_variant(&h, &m, KendallVariant::Acc23, epsilon).unwrap_or(f64::NAN);
-        }
-        per_item[2][i] = wmt_kendall_tau(&h, &m).map_or(f64::NAN, |t| t.tau);
+        let acc = |eps: f64| {
+            if h.len() >= 2 {
+                kendall_variant(&h, &m, KendallVariant::Acc23, eps).unwrap_or(f64::NAN)
+            } else {
+                f64::NAN
+            }
+        };
+        per_item[0].push(acc(0.0));
+        per_item[1].push(acc(epsilon));
+        per_item[2].push(wmt_kendall_tau(&h, &m).map_or(f64::NAN, |t| t.tau));
     }
     let (mut ph, mut pm, mut cells) = (Vec::new(), Vec::new(), Vec::new());
     for s in 0..ns {

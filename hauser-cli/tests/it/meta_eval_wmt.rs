@@ -155,14 +155,16 @@ fn several_metric_columns_give_every_wmt_statistic_with_intervals_and_clusters()
             }
         }
     }
-    // acc*_eq reports its tie threshold; intervals bracket the values.
+    // acc*_eq reports its tie threshold; intervals are ordered and in range.
     let star = stat(&v, "segment", "acc*_eq");
     assert!(entry(star, "noisy")["epsilon"].as_f64().unwrap() >= 0.0);
     for s in v["statistics"].as_array().unwrap() {
         for r in s["ranking"].as_array().unwrap() {
             if let (Some(ci), Some(x)) = (r.get("ci95"), r["value"].as_f64()) {
                 let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
-                assert!(lo <= hi && lo - 1e-12 <= x.max(lo) && hi >= lo, "{r}");
+                // Every statistic here lies in [-1, 1] (percentile intervals need not hold the
+                // estimate itself).
+                assert!(-1.0 <= lo && lo <= hi && hi <= 1.0 && x.abs() <= 1.0, "{r}");
             }
         }
     }
