@@ -83,7 +83,10 @@ pub use resample::{
 pub use system_accuracy::{pairwise_accuracy, soft_pairwise_accuracy, PairwiseAccuracy};
 pub use tie_calibration::{kendall_with_ties_opt, PairSampling, TieCalibration};
 pub use ttest::{ttest_rel, Alternative, TTest};
-pub use wmt_all_pairs::{pairwise_permutation_matrix, perm_both_matrix, perm_both_pearson_matrix};
+pub use wmt_all_pairs::{
+    pairwise_permutation_matrices, pairwise_permutation_matrix, perm_both_matrix,
+    perm_both_pearson_matrix, PairTest,
+};
 pub use wmt_significance::{
     permutation_sig_diff, significance_clusters, PermSigDiff, PermSigDiffConfig,
 };

@@ -234,6 +234,16 @@ struct GoodBits {
     good: Vec<u64>,
 }
 
+/// One matrix of [`pairwise_permutation_matrices`]: the order of the metrics in it (indices
+/// into `metrics`, best first) and each metric's tie threshold (by index into `metrics`).
+#[derive(Debug, Clone, Copy)]
+pub struct PairTest<'a> {
+    /// Metric indices in the matrix's order.
+    pub order: &'a [usize],
+    /// Tie threshold of each metric, in the order of `metrics`.
+    pub epsilons: &'a [f64],
+}
+
 /// The p-value matrix of the pair-swapping test ([`pairwise_permutation_sig_diff`](crate::pairwise_permutation_sig_diff))
 /// for the tie-aware variants tau_23 and acc_23 (acc_eq, and acc*_eq with calibrated
 /// thresholds), in the order of `metrics`, as [`perm_both_matrix`]: entry `[i][j]`, `j > i`, is
@@ -254,6 +264,28 @@ pub fn pairwise_permutation_matrix(
     epsilons: &[f64],
     config: &PermSigDiffConfig,
 ) -> StatsResult<Vec<Vec<f64>>> {
+    let order: Vec<usize> = (0..metrics.len()).collect();
+    let test = PairTest {
+        order: &order,
+        epsilons,
+    };
+    let mut m = pairwise_permutation_matrices(metrics, grouping, variant, &[test], config)?;
+    Ok(m.remove(0))
+}
+
+/// Several [`pairwise_permutation_matrix`]es of the same metrics at once (acc_eq and acc*_eq:
+/// the same draws, other thresholds, each its own order): the draws, the dearest part, are
+/// taken once. Matrix t is in the order `tests[t].order`: entry `[i][j]`, `j > i`, tests metric
+/// `order[j]` (first) against metric `order[i]` (second).
+///
+/// Errors: as [`pairwise_permutation_matrix`]; an order that is not a list of metric indices.
+pub fn pairwise_permutation_matrices(
+    metrics: &[PackedScores<'_>],
+    grouping: Grouping,
+    variant: KendallVariant,
+    tests: &[PairTest<'_>],
+    config: &PermSigDiffConfig,
+) -> StatsResult<Vec<Vec<Vec<f64>>>> {
     const WHAT: &str = "pairwise_permutation_matrix";
     if !matches!(variant, KendallVariant::Tau23 | KendallVariant::Acc23) {
         return Err(StatsError::InvalidArgument {
@@ -261,20 +293,27 @@ pub fn pairwise_permutation_matrix(
             message: "only tau_23 and acc_23 (use pairwise_permutation_sig_diff for tau-b)".into(),
         });
     }
-    if epsilons.len() != metrics.len() {
-        return Err(StatsError::LengthMismatch {
-            what: WHAT,
-            left: metrics.len(),
-            right: epsilons.len(),
-        });
-    }
-    for &e in epsilons {
-        check_epsilon(WHAT, e)?;
-    }
     let n = metrics.len();
-    let mut out = vec![vec![f64::NAN; n]; n];
+    for t in tests {
+        if t.epsilons.len() != n {
+            return Err(StatsError::LengthMismatch {
+                what: WHAT,
+                left: n,
+                right: t.epsilons.len(),
+            });
+        }
+        for &e in t.epsilons {
+            check_epsilon(WHAT, e)?;
+        }
+        if t.order.len() != n || t.order.iter().any(|&k| k >= n) {
+            return Err(StatsError::InvalidArgument {
+                what: WHAT,
+                message: format!("an order must list the {n} metrics' indices"),
+            });
+        }
+    }
     if n < 2 {
-        return Ok(out);
+        return Ok(tests.iter().map(|_| vec![vec![f64::NAN; n]; n]).collect());
     }
     let base = Scored::new(WHAT, &metrics[0], &metrics[0], grouping, config)?;
     let sizes: Vec<usize> = base.bounds.iter().map(|&(b, e)| e - b).collect();
@@ -289,7 +328,6 @@ pub fn pairwise_permutation_matrix(
         words += (p as usize).div_ceil(64);
         offsets.push(words);
     }
-    let draws_per_run: u64 = sizes.iter().map(|&s| (s * s) as u64).sum();
     check_memory(
         &format!(
             "the draws of {} pair-swapping runs over {} pairs",
@@ -299,35 +337,13 @@ pub fn pairwise_permutation_matrix(
         bytes_for((config.resamples as u64).saturating_mul(words as u64), 8)
             .and_then(|b| b.checked_add(bytes_for(n as u64, words as u64 * 8 + 64)?)),
     )?;
-
-    let mut goods = Vec::with_capacity(n);
-    for (m, &eps) in metrics.iter().zip(epsilons) {
-        let s = Scored::new(WHAT, &metrics[0], m, grouping, config)?;
-        let mut g = GoodBits {
-            bits: vec![0u64; words],
-            good: vec![0; sizes.len()],
-        };
-        for (gi, &(b, e)) in s.bounds.iter().enumerate() {
-            let (h, x) = (&s.human[b..e], &s.m2[b..e]);
-            let mut k = 0;
-            for i in 0..h.len() {
-                for j in i + 1..h.len() {
-                    let mut c = TauCounts::default();
-                    c.add_pair(h[i] - h[j], x[i] - x[j], eps);
-                    if c.concordant + c.ties_both == 1 {
-                        g.bits[offsets[gi] + k / 64] |= 1 << (k % 64);
-                        g.good[gi] += 1;
-                    }
-                    k += 1;
-                }
-            }
-        }
-        goods.push(g);
-    }
+    let scored: Vec<Scored> = metrics
+        .iter()
+        .map(|m| Scored::new(WHAT, &metrics[0], m, grouping, config))
+        .collect::<StatsResult<_>>()?;
 
     // The draws: per run, per group of s items, s x s doubles; pair (i, j), i < j, reads entry
     // (i, j): heads keeps each metric's own verdict.
-    let _ = draws_per_run;
     let mut rng = Mt19937::seed(config.seed);
     let mut coins = vec![0u64; config.resamples * words];
     for run in 0..config.resamples {
@@ -347,7 +363,69 @@ pub fn pairwise_permutation_matrix(
             }
         }
     }
+    let layout = Layout {
+        npairs: &npairs,
+        offsets: &offsets,
+        words,
+        coins: &coins,
+    };
+    tests
+        .iter()
+        .map(|t| {
+            let goods: Vec<GoodBits> = scored
+                .iter()
+                .zip(t.epsilons)
+                .map(|(s, &eps)| good_bits(s, eps, &layout))
+                .collect();
+            Ok(matrix(&goods, t.order, variant, config, &layout))
+        })
+        .collect()
+}
 
+/// The groups' pair layout and the draws of a pair-swapping test.
+struct Layout<'a> {
+    npairs: &'a [u64],
+    offsets: &'a [usize],
+    words: usize,
+    coins: &'a [u64],
+}
+
+/// One metric's good pairs under threshold `eps`.
+fn good_bits(s: &Scored, eps: f64, layout: &Layout<'_>) -> GoodBits {
+    let mut g = GoodBits {
+        bits: vec![0u64; layout.words],
+        good: vec![0; layout.npairs.len()],
+    };
+    for (gi, &(b, e)) in s.bounds.iter().enumerate() {
+        let (h, x) = (&s.human[b..e], &s.m2[b..e]);
+        let mut k = 0;
+        for i in 0..h.len() {
+            for j in i + 1..h.len() {
+                let mut c = TauCounts::default();
+                c.add_pair(h[i] - h[j], x[i] - x[j], eps);
+                if c.concordant + c.ties_both == 1 {
+                    g.bits[layout.offsets[gi] + k / 64] |= 1 << (k % 64);
+                    g.good[gi] += 1;
+                }
+                k += 1;
+            }
+        }
+    }
+    g
+}
+
+/// The p-value matrix of the metrics `order` from their good pairs and the shared draws.
+fn matrix(
+    goods: &[GoodBits],
+    order: &[usize],
+    variant: KendallVariant,
+    config: &PermSigDiffConfig,
+    layout: &Layout<'_>,
+) -> Vec<Vec<f64>> {
+    let (npairs, offsets, words, coins) =
+        (layout.npairs, layout.offsets, layout.words, layout.coins);
+    let n = order.len();
+    let ngroups = npairs.len();
     let value = |good: u64, pairs: u64| {
         let c = TauCounts {
             concordant: good,
@@ -403,11 +481,12 @@ pub fn pairwise_permutation_matrix(
         .par_iter()
         .map(|&(i, j)| {
             // First = metric j, second = metric i, as data.ComputeSigMatrix calls the test.
+            let (i, j) = (order[i], order[j]);
             let (a, b) = (&goods[j], &goods[i]);
             let delta = mean(&base_vals[i]) - mean(&base_vals[j]);
             // Groups where the two metrics differ in some pair's goodness, with their masks:
             // `plus` good for the first only, `minus` good for the second only.
-            let active: Vec<Active> = (0..sizes.len())
+            let active: Vec<Active> = (0..ngroups)
                 .filter_map(|gi| {
                     let slot = slots[gi]?;
                     let masks: Vec<(u64, u64)> = (offsets[gi]..offsets[gi + 1])
@@ -450,10 +529,11 @@ pub fn pairwise_permutation_matrix(
             hits as f64 / used as f64
         })
         .collect();
+    let mut out = vec![vec![f64::NAN; n]; n];
     for (&(i, j), p) in pairs.iter().zip(p) {
         out[i][j] = p;
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -561,6 +641,47 @@ mod tests {
                 }
             }
             assert_eq!(fast[1][4], 1.0);
+        }
+    }
+
+    #[test]
+    fn several_matrices_share_the_draws_and_follow_their_order() {
+        let (ns, ni) = (3, 7);
+        let human = scores(21, ns * ni, 0.25);
+        let cols: Vec<Vec<f64>> = (22..26).map(|s| scores(s, ns * ni, 0.1)).collect();
+        let m: Vec<PackedScores<'_>> = cols
+            .iter()
+            .map(|c| PackedScores::new(&human, c, ns).unwrap())
+            .collect();
+        let cfg = PermSigDiffConfig {
+            resamples: 40,
+            ..PermSigDiffConfig::new(9)
+        };
+        let (eps0, eps1) = ([0.0; 4], [0.1, 0.0, 0.2, 0.05]);
+        let (o0, o1) = ([2, 0, 3, 1], [3, 2, 1, 0]);
+        let tests = [
+            PairTest {
+                order: &o0,
+                epsilons: &eps0,
+            },
+            PairTest {
+                order: &o1,
+                epsilons: &eps1,
+            },
+        ];
+        let v = KendallVariant::Acc23;
+        let got = pairwise_permutation_matrices(&m, Grouping::Item, v, &tests, &cfg).unwrap();
+        for (t, mat) in tests.iter().zip(&got) {
+            for (i, row) in mat.iter().enumerate() {
+                for (j, &p) in row.iter().enumerate().skip(i + 1) {
+                    let (a, b) = (t.order[j], t.order[i]);
+                    let eps = (Some(t.epsilons[a]), Some(t.epsilons[b]));
+                    let one =
+                        pairwise_permutation_sig_diff(&m[a], &m[b], Grouping::Item, v, eps, &cfg)
+                            .unwrap();
+                    assert_eq!(p.to_bits(), one.p_value.to_bits());
+                }
+            }
         }
     }
 

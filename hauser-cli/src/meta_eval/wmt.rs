@@ -20,10 +20,10 @@
 
 use figlang_metrics::stats::{
     average_correlation, average_ranks, bootstrap_items, kendall_tau, kendall_variant,
-    kendall_with_ties_opt, pairwise_accuracy, pairwise_permutation_matrix, pearson,
+    kendall_with_ties_opt, pairwise_accuracy, pairwise_permutation_matrices, pearson,
     perm_both_matrix, perm_both_pearson_matrix, significance_clusters, soft_pairwise_accuracy,
     spearman, wmt_kendall_tau, AverageOptions, BootstrapConfig, Grouping, KendallVariant,
-    PackedScores, PairSampling, PermSigDiffConfig, StatsError, StatsResult, TauVariant,
+    PackedScores, PairSampling, PairTest, PermSigDiffConfig, StatsError, StatsResult, TauVariant,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -442,7 +442,6 @@ fn order(values: &[f64], names: &[&str]) -> Vec<usize> {
 /// The p-value matrix of `stat` over the metrics in `ord`.
 fn sig_matrix(
     input: &WmtInput,
-    bases: &[Base],
     stat: Stat,
     ord: &[usize],
     config: &PermSigDiffConfig,
@@ -480,29 +479,8 @@ fn sig_matrix(
             };
             perm_both_matrix(&packed, Grouping::None, config, corr)
         }
-        Stat::SegAccEq | Stat::SegAccStar => {
-            let packed: Vec<PackedScores<'_>> = ord
-                .iter()
-                .map(|&k| PackedScores::new(&input.human, &input.metrics[k].1, ns))
-                .collect::<StatsResult<_>>()?;
-            let eps: Vec<f64> = ord
-                .iter()
-                .map(|&k| {
-                    if stat == Stat::SegAccStar {
-                        bases[k].epsilon
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            pairwise_permutation_matrix(
-                &packed,
-                Grouping::Item,
-                KendallVariant::Acc23,
-                &eps,
-                config,
-            )
-        }
+        // Both come from one call of `pair_swap_matrices`, which shares their draws.
+        Stat::SegAccEq | Stat::SegAccStar => Ok(Vec::new()),
         Stat::SegPearson => {
             let packed: Vec<PackedScores<'_>> = ord
                 .iter()
@@ -512,6 +490,40 @@ fn sig_matrix(
         }
         Stat::SysSpa | Stat::SegKendallWmt => Ok(Vec::new()),
     }
+}
+
+/// The pair-swapping matrices of acc_eq (epsilon 0) and acc*_eq (each metric's calibrated
+/// epsilon), each in its ranking order, from one set of draws.
+fn pair_swap_matrices(
+    input: &WmtInput,
+    bases: &[Base],
+    orders: [&[usize]; 2],
+    config: &PermSigDiffConfig,
+) -> StatsResult<Vec<Vec<Vec<f64>>>> {
+    let packed: Vec<PackedScores<'_>> = input
+        .metrics
+        .iter()
+        .map(|(_, m)| PackedScores::new(&input.human, m, input.ns()))
+        .collect::<StatsResult<_>>()?;
+    let zeros = vec![0.0; bases.len()];
+    let calibrated: Vec<f64> = bases.iter().map(|b| b.epsilon).collect();
+    let tests = [
+        PairTest {
+            order: orders[0],
+            epsilons: &zeros,
+        },
+        PairTest {
+            order: orders[1],
+            epsilons: &calibrated,
+        },
+    ];
+    pairwise_permutation_matrices(
+        &packed,
+        Grouping::Item,
+        KendallVariant::Acc23,
+        &tests,
+        config,
+    )
 }
 
 /// The signature of a report with these settings.
@@ -587,12 +599,31 @@ pub fn evaluate(input: &WmtInput, settings: &WmtSettings) -> StatsResult<WmtRepo
         resamples: settings.resamples.max(1),
         ..PermSigDiffConfig::new(settings.seed)
     };
+    let tested = settings.resamples > 0 && ns >= 2;
+    let orders: Vec<Vec<usize>> = (0..Stat::ALL.len())
+        .map(|si| {
+            order(
+                &bases.iter().map(|b| b.values[si]).collect::<Vec<_>>(),
+                &names,
+            )
+        })
+        .collect();
+    let (acc_eq, acc_star) = (Stat::SegAccEq as usize, Stat::SegAccStar as usize);
+    let mut pair_swap = if tested {
+        pair_swap_matrices(input, &bases, [&orders[acc_eq], &orders[acc_star]], &config)?
+    } else {
+        Vec::new()
+    };
     let mut statistics = Vec::new();
     for (si, &stat) in Stat::ALL.iter().enumerate() {
         let values: Vec<f64> = bases.iter().map(|b| b.values[si]).collect();
-        let ord = order(&values, &names);
-        let (p_values, clusters) = if settings.resamples > 0 && stat.test().is_some() && ns >= 2 {
-            let p = sig_matrix(input, &bases, stat, &ord, &config)?;
+        let ord = orders[si].clone();
+        let (p_values, clusters) = if tested && stat.test().is_some() {
+            let p = match stat {
+                // Stat::ALL has acc_eq before acc*_eq, the matrices' order.
+                Stat::SegAccEq | Stat::SegAccStar => pair_swap.remove(0),
+                _ => sig_matrix(input, stat, &ord, &config)?,
+            };
             let c = significance_clusters(&p, settings.alpha)?;
             (Some(p), Some(c))
         } else {
