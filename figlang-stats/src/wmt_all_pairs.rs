@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::error::{StatsError, StatsResult};
 use super::grouping::{Grouping, PackedScores};
 use super::kendall_variants::{check_epsilon, KendallVariant, TauCounts};
-use super::numpy_rng::{legacy_random_sample, Mt19937};
+use super::numpy_rng::{legacy_random_sample, BitGen, Mt19937};
 use super::wmt_significance::{
     numpy_pairwise_sum, numpy_zscore, sig_diff_with, PermSigDiffConfig, Scored,
 };
@@ -221,9 +221,16 @@ pub fn perm_both_pearson_matrix(
 }
 
 /// A group where two metrics differ in some pair's goodness: its index, its slot among the
-/// grouped values, and per word of its pairs the masks (good for the first metric only, good for
-/// the second only).
-type Active = (usize, usize, Vec<(u64, u64)>);
+/// grouped values, where its masks start in the pair's flat mask list and how many words it has,
+/// and how many pairs are good for the second metric only.
+#[derive(Debug, Clone, Copy)]
+struct Active {
+    group: usize,
+    slot: usize,
+    masks: usize,
+    words: usize,
+    minus: i64,
+}
 
 /// One metric's verdicts for the pair-swapping test: per pair (in group order), whether it is
 /// "good" (concordant with the human, or tied with the human) under its tie threshold.
@@ -351,14 +358,16 @@ pub fn pairwise_permutation_matrices(
         for (gi, &s) in sizes.iter().enumerate() {
             let mut k = 0;
             for i in 0..s {
-                for j in 0..s {
-                    let heads = legacy_random_sample(&mut rng) > 0.5;
-                    if j > i {
-                        if heads {
-                            row[offsets[gi] + k / 64] |= 1 << (k % 64);
-                        }
-                        k += 1;
+                // Entries (i, 0..=i) are drawn and not read: two words each.
+                for _ in 0..=i {
+                    rng.next_u32();
+                    rng.next_u32();
+                }
+                for _ in i + 1..s {
+                    if legacy_random_sample(&mut rng) > 0.5 {
+                        row[offsets[gi] + k / 64] |= 1 << (k % 64);
                     }
+                    k += 1;
                 }
             }
         }
@@ -437,6 +446,27 @@ fn matrix(
             _ => c.tau_23(),
         }
     };
+    // Each group's value at each count of good pairs, looked up rather than divided in every
+    // run (the same division, so the same bits); groups of more pairs than this divide.
+    const TABLE_MAX: u64 = 1 << 12;
+    let mut table: Vec<f64> = Vec::new();
+    let mut table_at: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let starts: Vec<Option<usize>> = npairs
+        .iter()
+        .map(|&p| {
+            (p <= TABLE_MAX).then(|| {
+                *table_at.entry(p).or_insert_with(|| {
+                    let start = table.len();
+                    table.extend((0..=p).map(|good| value(good, p)));
+                    start
+                })
+            })
+        })
+        .collect();
+    let value_of = |g: usize, good: u64| match starts[g] {
+        Some(start) => table[start + good as usize],
+        None => value(good, npairs[g]),
+    };
     let nan_zero = config.replace_nans_with_zeros;
     // The grouped mean as the reference takes it: groups without a pair are NaN, left out (or 0).
     let slots: Vec<Option<usize>> = {
@@ -486,33 +516,47 @@ fn matrix(
             let delta = mean(&base_vals[i]) - mean(&base_vals[j]);
             // Groups where the two metrics differ in some pair's goodness, with their masks:
             // `plus` good for the first only, `minus` good for the second only.
-            let active: Vec<Active> = (0..ngroups)
-                .filter_map(|gi| {
-                    let slot = slots[gi]?;
-                    let masks: Vec<(u64, u64)> = (offsets[gi]..offsets[gi + 1])
-                        .map(|w| (a.bits[w] & !b.bits[w], b.bits[w] & !a.bits[w]))
-                        .collect();
-                    masks
-                        .iter()
-                        .any(|&(p, m)| p | m != 0)
-                        .then_some((gi, slot, masks))
-                })
-                .collect();
+            // Per word of an active group: the pairs good for the first metric only (`plus`) and
+            // for the second only (`minus`), and the coins' word. A swapped pair moves one good
+            // verdict between the hybrids: d = |swapped & plus| - |swapped & minus|, and as the
+            // two masks are disjoint, d = |(swapped & plus) | (kept & minus)| - |minus|: one
+            // population count a word.
+            let mut active: Vec<Active> = Vec::new();
+            let mut masks: Vec<(u64, u64, usize)> = Vec::new();
+            for gi in 0..ngroups {
+                let Some(slot) = slots[gi] else { continue };
+                let start = masks.len();
+                let mut minus = 0i64;
+                for w in offsets[gi]..offsets[gi + 1] {
+                    let (p, m) = (a.bits[w] & !b.bits[w], b.bits[w] & !a.bits[w]);
+                    if p | m != 0 {
+                        masks.push((p, m, w));
+                        minus += i64::from(m.count_ones());
+                    }
+                }
+                if masks.len() > start {
+                    active.push(Active {
+                        group: gi,
+                        slot,
+                        masks: start,
+                        words: masks.len() - start,
+                        minus,
+                    });
+                }
+            }
             let (mut v1, mut v2) = (base_vals[j].clone(), base_vals[i].clone());
             let (mut hits, mut used) = (0usize, 0usize);
             for run in 1..=config.resamples {
                 let row = &coins[(run - 1) * words..run * words];
-                for (gi, slot, masks) in &active {
-                    let mut d: i64 = 0;
-                    for (w, &(plus, minus)) in (offsets[*gi]..).zip(masks) {
-                        let swapped = !row[w];
-                        d += i64::from((swapped & plus).count_ones())
-                            - i64::from((swapped & minus).count_ones());
+                for g in &active {
+                    let mut d = -g.minus;
+                    for &(plus, minus, w) in &masks[g.masks..g.masks + g.words] {
+                        let kept = row[w];
+                        d += i64::from(((!kept & plus) | (kept & minus)).count_ones());
                     }
-                    let p = npairs[*gi];
                     // Hybrid 1 keeps the first's verdicts where the coin is heads.
-                    v1[*slot] = value((a.good[*gi] as i64 - d) as u64, p);
-                    v2[*slot] = value((b.good[*gi] as i64 + d) as u64, p);
+                    v1[g.slot] = value_of(g.group, (a.good[g.group] as i64 - d) as u64);
+                    v2[g.slot] = value_of(g.group, (b.good[g.group] as i64 + d) as u64);
                 }
                 let (c1, c2) = (mean(&v1), mean(&v2));
                 used = run;

@@ -595,7 +595,7 @@ pub fn evaluate(input: &WmtInput, settings: &WmtSettings) -> StatsResult<WmtRepo
     } else {
         None
     };
-    let config = PermSigDiffConfig {
+    let config = &PermSigDiffConfig {
         resamples: settings.resamples.max(1),
         ..PermSigDiffConfig::new(settings.seed)
     };
@@ -609,20 +609,37 @@ pub fn evaluate(input: &WmtInput, settings: &WmtSettings) -> StatsResult<WmtRepo
         })
         .collect();
     let (acc_eq, acc_star) = (Stat::SegAccEq as usize, Stat::SegAccStar as usize);
-    let mut pair_swap = if tested {
-        pair_swap_matrices(input, &bases, [&orders[acc_eq], &orders[acc_star]], &config)?
+    // The pair-swapping draws are taken on one thread: the other tests run beside them.
+    let (pair_swap, others) = if tested {
+        let (p, o) = rayon::join(
+            || pair_swap_matrices(input, &bases, [&orders[acc_eq], &orders[acc_star]], config),
+            || {
+                Stat::ALL
+                    .iter()
+                    .zip(&orders)
+                    .map(|(&stat, ord)| match stat {
+                        Stat::SegAccEq | Stat::SegAccStar | Stat::SysSpa | Stat::SegKendallWmt => {
+                            Ok(None)
+                        }
+                        _ => sig_matrix(input, stat, ord, config).map(Some),
+                    })
+                    .collect::<StatsResult<Vec<_>>>()
+            },
+        );
+        (p?, o?)
     } else {
-        Vec::new()
+        (Vec::new(), vec![None; Stat::ALL.len()])
     };
+    let mut pair_swap = pair_swap.into_iter();
     let mut statistics = Vec::new();
-    for (si, &stat) in Stat::ALL.iter().enumerate() {
+    for ((si, &stat), other) in Stat::ALL.iter().enumerate().zip(others) {
         let values: Vec<f64> = bases.iter().map(|b| b.values[si]).collect();
         let ord = orders[si].clone();
         let (p_values, clusters) = if tested && stat.test().is_some() {
-            let p = match stat {
-                // Stat::ALL has acc_eq before acc*_eq, the matrices' order.
-                Stat::SegAccEq | Stat::SegAccStar => pair_swap.remove(0),
-                _ => sig_matrix(input, stat, &ord, &config)?,
+            // Stat::ALL has acc_eq before acc*_eq, the pair-swapping matrices' order.
+            let p = match other {
+                Some(p) => p,
+                None => pair_swap.next().unwrap_or_default(),
             };
             let c = significance_clusters(&p, settings.alpha)?;
             (Some(p), Some(c))

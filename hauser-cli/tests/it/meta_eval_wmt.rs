@@ -445,3 +445,23 @@ fn formality_reproduce_adds_the_wmt_tables() {
     let v: Value = serde_json::from_str(&ok(&run(&j))).unwrap();
     assert!(v.get("wmt").is_none());
 }
+
+#[test]
+fn the_report_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "t.tsv", &table());
+    let a = args(
+        &input,
+        &["--resamples", "100", "--bootstrap", "60", "--seed", "3"],
+    );
+    let with = |threads: &str| {
+        ok(&hauser()
+            .args(&a)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap())
+    };
+    let one = with("1");
+    assert_eq!(one, with("2"));
+    assert_eq!(one, with("5"));
+}
