@@ -3,6 +3,8 @@
 pub(in crate::text) mod intl_tables;
 pub mod porter;
 pub mod punkt;
+mod rules_13a;
+mod split_spans;
 mod t13a_spans;
 pub(in crate::text) mod ter_tokenize;
 pub mod tokenize;

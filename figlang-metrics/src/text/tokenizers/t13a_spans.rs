@@ -13,10 +13,9 @@
 //! `t13a_bytes_equal_regex_oracle` checks the result against a transcription of the regular
 //! expressions.
 
-use super::tokenize::{
-    ascii_token_spans, is_py_space, pre_13a, push_tokens, regexp_rest, rules_13a, Scratch13a,
-    HYPHEN, PERIOD_COMMA,
-};
+use super::rules_13a::{pre_13a, regexp_rest, rules_13a, Scratch13a, HYPHEN, PERIOD_COMMA};
+use super::split_spans::{ascii_token_spans, push_tokens};
+use hauser_core::tokenize::is_python_space as is_py_space;
 
 /// Whitespace of Python's `str.split()` among ASCII bytes.
 const SPACE: u8 = 8;
