@@ -218,8 +218,10 @@ impl Comet {
 
     /// unbabel-comet's `model.predict(samples)`: `samples` is a list of `{"src", "mt", "ref"}`
     /// dicts; returns a `hauser.Prediction` (a dict with attribute access, as COMET's) with
-    /// `scores` (NumPy), `system_score` and `metadata` (`error_spans` and, for XCOMET,
-    /// `mqm_scores`, for the models with a word-level head), and `signature`.
+    /// `scores` (NumPy), `system_score` and `metadata` as COMET's (`src_scores`, `ref_scores`,
+    /// `unified_scores` where a UnifiedMetric or XCOMET model runs its three inputs, XCOMET's
+    /// capped `src_scores` on one input and its `mqm_scores`, `error_spans` for the models with a
+    /// word-level head), and `signature`.
     fn predict<'py>(
         &self,
         py: Python<'py>,
@@ -233,7 +235,31 @@ impl Comet {
             "system_score",
             scores.iter().sum::<f64>() / scores.len() as f64,
         )?;
+        // unbabel-comet's metadata keys, in its order: the passes' scores, XCOMET's MQM
+        // scores, the error spans.
         let meta = PyDict::new(py);
+        let passes = preds.iter().map(|p| p.pass_scores.len()).max().unwrap_or(0);
+        let names: &[&str] = if passes == 3 {
+            &["src_scores", "ref_scores", "unified_scores"]
+        } else {
+            &["src_scores"]
+        };
+        if passes > 0 {
+            for (i, name) in names.iter().enumerate() {
+                let col: Vec<f64> = preds
+                    .iter()
+                    .map(|p| p.pass_scores.get(i).map_or(f64::NAN, |s| f64::from(*s)))
+                    .collect();
+                meta.set_item(*name, numpy_array(py, &col)?)?;
+            }
+        }
+        if preds.iter().any(|p| p.mqm_score.is_some()) {
+            let mqm: Vec<f64> = preds
+                .iter()
+                .map(|p| p.mqm_score.map_or(f64::NAN, f64::from))
+                .collect();
+            meta.set_item("mqm_scores", numpy_array(py, &mqm)?)?;
+        }
         if preds.iter().any(|p| p.error_spans.is_some()) {
             let spans = PyList::empty(py);
             for p in &preds {
@@ -250,13 +276,6 @@ impl Comet {
                 spans.append(row)?;
             }
             meta.set_item("error_spans", spans)?;
-        }
-        if preds.iter().any(|p| p.mqm_score.is_some()) {
-            let mqm: Vec<f64> = preds
-                .iter()
-                .map(|p| p.mqm_score.map_or(f64::NAN, f64::from))
-                .collect();
-            meta.set_item("mqm_scores", numpy_array(py, &mqm)?)?;
         }
         out.set_item("metadata", meta)?;
         out.set_item("signature", self.signature())?;

@@ -85,7 +85,8 @@ def test_what_is_not_there_is_refused() -> None:
         evaluate.load("rouge").compute(predictions=["a"], references=["a"], split_summaries=True)
     with pytest.raises(ValueError, match="no module"):
         evaluate.load("nosuch")
-    with pytest.raises(ValueError, match="inputs are missing"):
+    # evaluate's compute passes references=None on to add_batch: len(None).
+    with pytest.raises(TypeError, match="NoneType"):
         evaluate.load("wer").compute(predictions=["a"])
     with pytest.raises(ValueError):
         evaluate.load("chrf", config_name="multilingual")
@@ -186,3 +187,39 @@ def test_bertscore_module_is_bert_scores() -> None:
     assert checked >= 1
     with pytest.raises(ValueError, match="must be specified"):
         module.compute(predictions=["a"], references=["a"])
+
+
+def test_input_errors_are_evaluate_s() -> None:
+    """What evaluate 0.4.6's EvaluationModule raises for the common mistakes, message for message
+    (tools/diff/compat_scripts runs the same calls on both)."""
+    with pytest.raises(ValueError, match=r"^Mismatch in the number of predictions \(2\) and references \(1\)$"):
+        evaluate.load("chrf").compute(predictions=["a", "b"], references=["a"])
+    with pytest.raises(ValueError) as e:
+        evaluate.load("wer").compute(predictions=["a"], references=[["a"]])
+    assert str(e.value) == (
+        "Predictions and/or references don't match the expected format.\n"
+        "Expected format: {'predictions': Value('string'), 'references': Value('string')},\n"
+        "Input predictions: ['a'],\nInput references: [['a']]"
+    )
+    with pytest.raises(ValueError) as e:
+        evaluate.load("sacrebleu").compute(predictions=[["a"]], references=["a"])
+    assert str(e.value) == (
+        "Predictions and/or references don't match the expected format.\nExpected format:\n"
+        "Feature option 0: {'predictions': Value('string'), 'references': List(Value('string'))}\n"
+        "Feature option 1: {'predictions': Value('string'), 'references': Value('string')},\n"
+        "Input predictions: ['a'],\nInput references: a"
+    )
+    for name in ("rouge", "sacrebleu"):
+        with pytest.raises(TypeError, match="'NoneType' object is not subscriptable"):
+            evaluate.load(name).compute(predictions=["a"])
+        with pytest.raises(TypeError, match="'NoneType' object is not subscriptable"):
+            evaluate.load(name).compute(references=["a"])
+    with pytest.raises(ValueError, match=r"^Bad inputs for evaluation module: \['foo'\]"):
+        evaluate.load("wer").add(prediction="a", reference="b", foo=1)
+    module = evaluate.load("sacrebleu")
+    with pytest.raises(ValueError, match="cache file doesn't exist. Please make sure that you call `add`"):
+        module.compute()
+    module.add_batch(predictions=["a b c d"], references=["a b c d"])
+    assert module.compute()["score"] == pytest.approx(100.0)
+    with pytest.raises(ValueError, match="cache file doesn't exist"):
+        module.compute()

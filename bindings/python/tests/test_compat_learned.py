@@ -6,6 +6,9 @@ refuses."""
 
 from __future__ import annotations
 
+import collections
+import json
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +88,49 @@ def test_comet_refuses_what_it_cannot_honour(tmp_path):
             model.predict(rows, **kwargs)
     with pytest.raises(Exception, match="Invalid checkpoint path"):
         comet.load_from_checkpoint(str(tmp_path / "nothing.ckpt"))
+
+
+def test_comet_prediction_prints_and_indexes_as_comet_s():
+    """comet's Prediction is an OrderedDict (its ModelOutput): printed as one, values also by
+    attribute and by position, and pop / update / setdefault / del refused."""
+    p = comet.Prediction(scores=[0.5, 0.25], system_score=0.375)
+    assert isinstance(p, collections.OrderedDict)
+    assert repr(p) == repr(collections.OrderedDict(scores=[0.5, 0.25], system_score=0.375)).replace(
+        "OrderedDict", "Prediction"
+    )
+    assert p.scores == p["scores"] == p[0] == [0.5, 0.25] and p[1] == p.system_score == 0.375
+    assert p[:1] == ([0.5, 0.25],) and p.to_tuple() == ([0.5, 0.25], 0.375)
+    with pytest.raises(AttributeError):
+        p.metadata
+    for refused in (lambda: p.pop("scores"), lambda: p.update(a=1), lambda: p.setdefault("a", 1), lambda: p.__delitem__("scores")):
+        with pytest.raises(Exception, match="You cannot use"):
+            refused()
+    assert json.loads(json.dumps(p)) == {"scores": [0.5, 0.25], "system_score": 0.375}
+
+
+def test_comet_predict_returns_comet_s_whole_prediction():
+    """Every key comet's predict returns, in its order, for the UnifiedMetric and XCOMET models
+    in each input mode: the passes' src_scores / ref_scores / unified_scores, XCOMET's
+    mqm_scores, the error spans (tools/gen/gen_comet_metadata_fixture.py)."""
+    fixture = json.loads((Path(__file__).parent / "fixtures" / "comet_metadata.json").read_text())
+    r = nli_reference("comet-unified")
+    models = {}
+    for key, want in fixture["cases"].items():
+        name, mode = key.split("/")
+        if name not in models:
+            models[name] = comet.load_from_checkpoint(_ckpt("comet-unified", name))
+        out = models[name].predict(comet_samples(r, mode), batch_size=8, gpus=0)
+        assert type(out) is comet.Prediction and list(out.keys()) == want["keys"], key
+        assert out.scores == pytest.approx(want["scores"], abs=TOL), key
+        if "metadata" not in want:
+            continue
+        assert type(out.metadata) is comet.Prediction and list(out.metadata.keys()) == want["metadata_keys"], key
+        for k, v in want["metadata"].items():
+            got = out.metadata[k]
+            if k == "error_spans":
+                assert [[list(s) for s in row] for row in got] == [[list(s) for s in row] for row in v], key
+                assert [[(s["text"], s["severity"], s["start"], s["end"]) for s in row] for row in got] == [
+                    [(s["text"], s["severity"], s["start"], s["end"]) for s in row] for row in v
+                ], key
+            else:
+                assert all(type(x) is float for x in got) and got == pytest.approx(v, abs=TOL), (key, k)

@@ -48,6 +48,11 @@ pub struct CometPrediction {
     pub error_spans: Option<Vec<ErrorSpan>>,
     /// XCOMET: the MQM score of the spans, `(25 - min(25, minor + 5 major + 10 critical)) / 25`.
     pub mqm_score: Option<f32>,
+    /// The scores of the segment's passes as unbabel-comet's `predict` reports them in its
+    /// metadata: for the UnifiedMetric and XCOMET models that run `[mt, src]`, `[mt, ref]` and
+    /// `[mt, src, ref]`, those three (`src_scores`, `ref_scores`, `unified_scores`); for XCOMET
+    /// on one input, its regression score capped at 1 (`src_scores`); empty otherwise.
+    pub pass_scores: Vec<f32>,
 }
 
 /// unbabel-comet's weights of the `[mt, src]`, `[mt, ref]` and `[mt, src, ref]` tag
@@ -107,6 +112,7 @@ impl CometModel {
                     score,
                     error_spans: None,
                     mqm_score: None,
+                    pass_scores: Vec::new(),
                 })
                 .collect());
         }
@@ -259,6 +265,11 @@ impl CometModel {
             None => None,
         };
         let scores: Vec<f32> = runs.iter().map(|r| r.score).collect();
+        let pass_scores = if scores.len() == 3 {
+            scores.clone()
+        } else {
+            Vec::new()
+        };
         if self.hparams.class == CometClass::Xcomet {
             let mqm = mqm_score(spans.as_deref().unwrap_or_default());
             let clamp = |s: f32| if s > 1.0 { 1.0 } else { s };
@@ -277,6 +288,11 @@ impl CometModel {
                 score: regression + mqm * XCOMET_WEIGHTS[3],
                 error_spans: spans,
                 mqm_score: Some(mqm),
+                pass_scores: if scores.len() == 3 {
+                    pass_scores
+                } else {
+                    vec![clamp(scores[0])]
+                },
             });
         }
         let score = scores.iter().sum::<f32>() / scores.len() as f32;
@@ -284,6 +300,7 @@ impl CometModel {
             score,
             error_spans: spans,
             mqm_score: None,
+            pass_scores,
         })
     }
 

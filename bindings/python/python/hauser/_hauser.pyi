@@ -288,7 +288,8 @@ class COMET:
     def __new__(cls, model: str, *, batch_size: int = 64, device: str = "cpu", precision: str = "f32") -> "COMET": ...
     def predict(self, samples: Sequence[Dict[str, str]]) -> Any:
         """unbabel-comet's ``predict``: a ``hauser.Prediction`` with ``scores``, ``system_score``,
-        ``metadata`` (``error_spans``, ``mqm_scores``) and ``signature``."""
+        ``metadata`` (comet's: ``src_scores``, ``ref_scores``, ``unified_scores``, ``mqm_scores``,
+        ``error_spans``, where the model has them) and ``signature``."""
     def score(self, hyps: _Texts, *, sources: Optional[_Texts] = None, references: Optional[_Texts] = None) -> _FloatArray: ...
     @property
     def signature(self) -> str: ...

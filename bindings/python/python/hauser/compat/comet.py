@@ -3,7 +3,8 @@ runs with ``import hauser.compat.comet as comet`` (or ``from hauser.compat.comet
 download_model, load_from_checkpoint``) in place of ``import comet``:
 ``load_from_checkpoint(path).predict(samples, batch_size=8, gpus=1)`` returns comet's
 ``Prediction``: ``scores`` (a list of floats), ``system_score`` (their mean, as comet sums
-them), and ``metadata`` where the model has it (XCOMET's ``error_spans``).
+them), and ``metadata`` where comet's has one, with its keys in its order (the passes'
+``src_scores`` / ``ref_scores`` / ``unified_scores``, XCOMET's ``mqm_scores``, ``error_spans``).
 
 Every argument of comet's ``predict`` is honoured or refused: ``batch_size`` is the engine's
 batch; ``gpus=0`` runs on the CPU, ``gpus=1`` on a CUDA device when this build and machine have
@@ -14,14 +15,54 @@ change no number here (segments are scored without padding, in this process);
 ``devices`` and ``mc_dropout`` are refused with a ``ValueError``.
 """
 
+import collections
 import importlib
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from .. import _hauser
-from .._results import Prediction
 
 __all__ = ["download_model", "load_from_checkpoint", "CometModel", "Prediction"]
+
+
+class Prediction(collections.OrderedDict[str, Any]):
+    """comet's ``Prediction`` (its ``ModelOutput``): an ordered dict whose keys are also
+    attributes (``out.scores``, ``out["system_score"]``, ``out.metadata.error_spans``), whose
+    integer indices and slices index its values in order (``out[0]`` is ``out.scores``), which
+    prints as ``Prediction([('scores', [...]), ...])`` and which refuses ``pop``, ``update``,
+    ``setdefault`` and ``del`` as comet's does."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return super().__getitem__(name)
+        except KeyError:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, str):
+            return super().__getitem__(k)
+        return self.to_tuple()[k]
+
+    def to_tuple(self) -> Tuple[Any, ...]:
+        """The values, in order."""
+        return tuple(self[k] for k in self.keys())
+
+    def _refuse(self, what: str) -> NoReturn:
+        raise Exception(f"You cannot use ``{what}`` on a {type(self).__name__} instance.")
+
+    def __delitem__(self, *args: Any, **kwargs: Any) -> None:
+        self._refuse("__delitem__")
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> Any:
+        self._refuse("setdefault")
+
+    def pop(self, *args: Any, **kwargs: Any) -> Any:
+        self._refuse("pop")
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._refuse("update")
 
 
 def download_model(
@@ -121,12 +162,12 @@ class CometModel:
             raise ValueError("mc_dropout: Monte Carlo dropout is not available in hauser")
         out = self._engine(batch_size, self._device(gpus, accelerator)).predict(list(samples))
         scores = [float(s) for s in out.scores]
-        result: Dict[str, Any] = {"scores": scores, "system_score": sum(scores) / len(scores)}
+        result = Prediction(scores=scores, system_score=sum(scores) / len(scores))
         if out.get("metadata"):
-            result["metadata"] = {
-                k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in out.metadata.items()
-            }
-        return Prediction(result)
+            result["metadata"] = Prediction(
+                (k, v.tolist() if hasattr(v, "tolist") else v) for k, v in out.metadata.items()
+            )
+        return result
 
 
 def __dir__() -> List[str]:

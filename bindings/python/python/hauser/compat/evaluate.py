@@ -281,6 +281,16 @@ _MODULES: Dict[str, Tuple[List[str], Callable[[str, Any], Callable[..., Result]]
     "meteor": (_TEXT, lambda _c, _s: _meteor_compute),
 }
 _CONFIGURED = {"comet", "bleurt"}
+# The modules whose features take one reference string per prediction (the others also take a
+# list of them).
+_STRING_REFERENCES = {"wer", "cer", "comet", "bleurt"}
+
+
+def _summary(column: Any) -> str:
+    """evaluate's summarize_if_long_list."""
+    if not isinstance(column, list) or len(column) <= 6:
+        return f"{column}"
+    return f"[{', '.join(repr(x) for x in column[:3])}, ..., {', '.join(repr(x) for x in column[-3:])}]"
 
 
 def list_evaluation_modules() -> List[str]:
@@ -308,44 +318,102 @@ class EvaluationModule:
         self._features = features
         self._compute = make(config_name, self.seed)
         self._inputs: Dict[str, List[Any]] = {f: [] for f in features}
+        self._started = False  # evaluate's writer: whether add / add_batch ran since compute
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Adds one prediction and its reference(s) (and, for comet, ``sources=`` its source) for
         the next ``compute``."""
+        self._bad_inputs(kwargs)
+        one = {"predictions": prediction, "references": reference, **kwargs}
+        self.add_batch(**{k: [v] for k, v in one.items()})
+
+    def _bad_inputs(self, kwargs: Dict[str, Any]) -> None:
         bad = [k for k in kwargs if k not in self._features]
         if bad:
             raise ValueError(f"Bad inputs for evaluation module: {bad}. All required inputs are {self._features}")
-        one = {"predictions": prediction, "references": reference, **kwargs}
-        self.add_batch(**{k: [v] for k, v in one.items()})
+
+    def _check_format(self, key: str, first: Any) -> bool:
+        """evaluate's check of a batch's first example against the module's features: a string,
+        or for the modules whose references may be several, a list (or tuple) of strings."""
+        if isinstance(first, str):
+            return True
+        return (
+            key == "references"
+            and self.name not in _STRING_REFERENCES
+            and isinstance(first, (list, tuple))
+            and all(isinstance(r, str) for r in first)
+        )
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Adds predictions and their references (and sources, for comet) for the next
         ``compute``."""
-        batch = {"predictions": predictions, "references": references, **kwargs}
-        unknown = sorted(set(batch) - set(self._features))
-        if unknown:
-            raise ValueError(f"Evaluation module inputs don't match the expected format: {unknown}")
-        columns = {f: list(batch.get(f) or []) for f in self._features}
-        lengths = {f: len(v) for f, v in columns.items()}
-        if len(set(lengths.values())) > 1:
-            raise ValueError(f"Mismatch in the number of inputs: {lengths}")
-        for f, v in columns.items():
-            self._inputs[f] += v
+        self._bad_inputs(kwargs)
+        given = {"predictions": predictions, "references": references, **kwargs}
+        batch = {f: given[f] for f in self._features}  # comet without sources: KeyError, as there
+        several = self.name not in _STRING_REFERENCES
+        if several and any(v is None for v in batch.values()):
+            # evaluate infers which of the module's two feature forms the batch has from its
+            # first example.
+            raise TypeError("'NoneType' object is not subscriptable")
+        lengths = {f: len(v) for f, v in batch.items()}  # None: TypeError, as there
+        first = self._features[0]
+        bad_len = [f for f in batch if lengths[f] != lengths[first]]
+        if bad_len:
+            raise ValueError(
+                f"Mismatch in the number of {first} ({lengths[first]}) and {bad_len[0]} ({lengths[bad_len[0]]})"
+            )
+        if any(lengths[f] and not self._check_format(f, v[0]) for f, v in batch.items()):
+            if several:
+                example = {f: v[0] if lengths[f] else None for f, v in batch.items()}
+                raise ValueError(
+                    "Predictions and/or references don't match the expected format.\nExpected format:\n"
+                    f"Feature option 0: {self._format(True)}\nFeature option 1: {self._format(False)},\n"
+                    f"Input predictions: {_summary(example['predictions'])},\n"
+                    f"Input references: {_summary(example['references'])}"
+                )
+            inputs = ",\n".join(f"Input {k}: {_summary(batch[k])}" for k in self._features)
+            raise ValueError(
+                ("Predictions and/or references don't match the expected format.\n" if len(batch) == 2
+                 else "Module inputs don't match the expected format.\n")
+                + f"Expected format: {self._format(False)},\n{inputs}"
+            )
+        for f, v in batch.items():
+            self._inputs[f] += list(v)
+        self._started = True
+
+    def _format(self, several: bool) -> str:
+        """The module's features as ``datasets`` prints them, with one or several references."""
+        ref = "List(Value('string'))" if several else "Value('string')"
+        value = "Value('string')"
+        return "{" + ", ".join(f"'{f}': {ref if f == 'references' else value}" for f in self._features) + "}"
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Result:
         """Scores what was added and the given inputs, with the module's options as keyword
-        arguments; then forgets the inputs."""
-        given = {"predictions": predictions, "references": references}
-        given.update({k: kwargs.pop(k) for k in list(kwargs) if k in self._features})
-        if any(v is not None for v in given.values()):
-            missing = [f for f in self._features if given.get(f) is None]
+        arguments; then forgets the inputs. As in evaluate, an input given as ``None`` (or
+        left out, for ``predictions`` and ``references``) with another input given is a
+        ``TypeError``, an input the module has that is not given at all a ``ValueError``, and
+        ``compute()`` with nothing added a ``ValueError``."""
+        given = {"predictions": predictions, "references": references, **kwargs}
+        if predictions is None and references is None:
+            given.update({f: None for f in self._features if f not in given})
+        else:
+            missing = [f for f in self._features if f not in given]
             if missing:
                 raise ValueError(
                     f"Evaluation module inputs are missing: {missing}. All required inputs are {self._features}"
                 )
-            self.add_batch(**given)
-        inputs, self._inputs = self._inputs, {f: [] for f in self._features}
-        return self._compute(**inputs, **kwargs)
+        inputs = {f: given[f] for f in self._features}
+        options = {k: v for k, v in kwargs.items() if k not in self._features}
+        if any(v is not None for v in inputs.values()):
+            self.add_batch(**inputs)
+        if not self._started:
+            raise ValueError(
+                "Evaluation module cache file doesn't exist. Please make sure that you call `add` or "
+                "`add_batch` at least once before calling `compute`."
+            )
+        data, self._inputs = self._inputs, {f: [] for f in self._features}
+        self._started = False
+        return self._compute(**data, **options)
 
     def __repr__(self) -> str:
         return f'EvaluationModule(name: "{self.name}", module_type: "metric")'

@@ -10,7 +10,7 @@ test checkpoint; name a local folder) and ``predict_fn`` (hauser runs its own mo
 changes nothing); ``SavedModelBleurtScorer`` (TensorFlow SavedModels) is not available.
 """
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional
 
 from ... import _hauser
 
@@ -41,21 +41,25 @@ class BleurtScorer:
     def score(
         self,
         *args: Any,
-        references: Sequence[str] = (),
-        candidates: Sequence[str] = (),
+        references: Iterable[str] = (),
+        candidates: Iterable[str] = (),
         batch_size: Optional[int] = None,
     ) -> List[float]:
         """One score per candidate against its reference."""
         if args:
-            raise AssertionError("args is not empty")
+            raise AssertionError(
+                "The score function does not accept positional arguments. Please specify the name of "
+                "the arguments explicitly, i.e., `score(references=..., candidates=...`)"
+            )
+        candidates, references = list(candidates), list(references)
         if len(references) != len(candidates):
             raise AssertionError(
-                f"Different number of references and candidates: {len(references)} and {len(candidates)}"
+                "The number of candidate sentences must match the number of reference sentences."
             )
         if not candidates:
             return []
         engine = self._engine(batch_size or DEFAULT_BATCH_SIZE)
-        return [float(s) for s in engine.score(references=list(references), candidates=list(candidates))]
+        return [float(s) for s in engine.score(references=references, candidates=candidates)]
 
 
 class LengthBatchingBleurtScorer(BleurtScorer):
