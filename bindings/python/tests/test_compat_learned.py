@@ -134,3 +134,25 @@ def test_comet_predict_returns_comet_s_whole_prediction():
                 ], key
             else:
                 assert all(type(x) is float for x in got) and got == pytest.approx(v, abs=TOL), (key, k)
+
+
+def test_comet_missing_fields_are_comet_s_key_errors():
+    """comet's KeyError for the first field it reads that a sample lacks (with length_batching,
+    ``ref`` where some sample has no ``src``), its TypeError for no samples."""
+    full = {"src": "Hallo Welt", "mt": "Hello world", "ref": "Hello, world"}
+    for name, keep, missing in [
+        ("comet/regression", ("mt", "ref"), "src"),
+        ("comet/regression", ("src", "mt"), "ref"),
+        ("comet/regression", ("src", "ref"), "mt"),
+        ("comet/qe", ("mt", "ref"), "src"),
+        ("comet/qe", ("mt",), "ref"),
+        ("comet-unified/kiwi", ("src", "ref"), "mt"),
+        ("comet-unified/kiwi", ("mt",), "ref"),
+    ]:
+        model = comet.load_from_checkpoint(_ckpt(*name.split("/")))
+        with pytest.raises(KeyError) as e:
+            model.predict([{k: full[k] for k in keep}], gpus=0)
+        assert e.value.args == (missing,), (name, keep)
+    with pytest.raises(TypeError):
+        model.predict([], gpus=0)
+    assert len(model.predict([{"mt": "Hello world"}], gpus=0, length_batching=False).scores) == 1

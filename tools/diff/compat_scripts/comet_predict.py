@@ -51,6 +51,10 @@ out2 = model.predict(data, batch_size=2, gpus=0, progress_bar=False, length_batc
 print(out2.scores, out2.system_score)
 out3 = model.predict(data[:1], gpus=0)
 print(out3)
+# comet's defaults (gpus=1: Lightning's "auto" accelerator, the CPU on a machine without CUDA)
+out4 = model.predict(data)
+print(out4.scores, out4.system_score, list(out4))
+print(out4.scores.index(max(out4.scores)), sorted(range(len(data)), key=lambda i: out4.scores[i]))
 try:
     out_missing = out2.metadata
     print("metadata attr", out_missing)

@@ -67,6 +67,15 @@ def cases():
             # them (docs/DROP-IN.md).
             "rel": 1e-6 if model == "comet/cls" else 0.0,
         }
+    for model in ["comet/regression", "comet/qe", "comet-unified/kiwi", "comet-unified/xcomet"]:
+        yield {
+            "name": f"comet_mistakes[{model}]",
+            "script": "comet_mistakes.py",
+            "ref": os.environ.get("REF_COMET_PYTHON"),
+            "cwd": FIX / model,
+            "env": {"COMET_CHECKPOINT": "checkpoints/model.ckpt"},
+            "tol": 1e-5,
+        }
     for form in ["bleurt", "bleurt-20", "bleurt-20-d"]:
         yield {
             "name": f"bleurt_score[{form}]",
@@ -77,7 +86,7 @@ def cases():
             "env": {"BLEURT_CHECKPOINT": str(FIX / form), "BLEURT_INPUTS": str(FIX / form / "reference.json")},
             "tol": 1e-5,
         }
-    for script in ["evaluate_text.py", "evaluate_wer.py"]:
+    for script in ["evaluate_text.py", "evaluate_wer.py", "evaluate_options.py"]:
         yield {
             "name": script[:-3],
             "script": script,

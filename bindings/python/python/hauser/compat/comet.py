@@ -88,6 +88,26 @@ def download_model(
     return str(Path(path) / "checkpoints" / "model.ckpt")
 
 
+# The fields each comet model class reads, in the order it reads them.
+_NEEDS = {
+    "regression_metric": ("src", "mt", "ref"),
+    "ranking_metric": ("src", "mt", "ref"),
+    "referenceless_regression_metric": ("src", "mt"),
+}
+
+
+def _class_identifier(model_dir: Path) -> str:
+    """``class_identifier`` of the model's hparams.yaml (hauser's engine reads the rest)."""
+    try:
+        text = (model_dir / "hparams.yaml").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        if line.startswith("class_identifier:"):
+            return line.split(":", 1)[1].strip().strip("'\"")
+    return ""
+
+
 def _model_dir(checkpoint_path: Union[str, Path]) -> Path:
     path = Path(checkpoint_path)
     if not path.is_file():
@@ -118,6 +138,7 @@ class CometModel:
             raise RuntimeError("hauser.compat.comet needs a wheel built with the neural metrics")
         self.model_dir = model_dir
         self._engines: Dict[Any, Any] = {}
+        self._class = _class_identifier(model_dir)
         # Loaded once now, so that a bad checkpoint fails here as in comet.
         self._engine(16, "cpu")
 
@@ -140,6 +161,21 @@ class CometModel:
                 return "cpu"
             raise
 
+    def _check_samples(self, samples: List[Dict[str, str]], length_batching: bool) -> None:
+        """comet's errors for samples it cannot score: a ``TypeError`` for none, and a
+        ``KeyError`` naming the first field it misses, in the order it reads them: with
+        ``length_batching`` it sorts by ``src`` or, where a sample has none, by ``ref``; then
+        the model reads ``src``, ``mt``, ``ref`` (regression and ranking models), ``src``,
+        ``mt`` (reference-free ones) or ``mt`` (UnifiedMetric, XCOMET)."""
+        if not samples:
+            raise TypeError("'NoneType' object is not iterable")
+        if length_batching and any("src" not in s for s in samples) and any("ref" not in s for s in samples):
+            raise KeyError("ref")
+        needs = _NEEDS.get(self._class, ("mt",))
+        for key in needs:
+            if any(key not in s for s in samples):
+                raise KeyError(key)
+
     def predict(
         self,
         samples: Sequence[Dict[str, str]],
@@ -153,14 +189,16 @@ class CometModel:
         length_batching: bool = True,
     ) -> Prediction:
         """Scores ``samples`` (dicts of ``src``, ``mt``, ``ref``) as comet's ``predict``."""
-        del progress_bar, num_workers, length_batching
+        del progress_bar, num_workers
         if gpus > 1:
             raise ValueError(f"gpus={gpus}: hauser scores on one device")
         if devices is not None:
             raise ValueError("devices: hauser picks the device from gpus and accelerator")
         if mc_dropout:
             raise ValueError("mc_dropout: Monte Carlo dropout is not available in hauser")
-        out = self._engine(batch_size, self._device(gpus, accelerator)).predict(list(samples))
+        samples = list(samples)
+        self._check_samples(samples, length_batching)
+        out = self._engine(batch_size, self._device(gpus, accelerator)).predict(samples)
         scores = [float(s) for s in out.scores]
         result = Prediction(scores=scores, system_score=sum(scores) / len(scores))
         if out.get("metadata"):
