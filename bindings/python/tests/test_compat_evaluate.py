@@ -223,3 +223,25 @@ def test_input_errors_are_evaluate_s() -> None:
     assert module.compute()["score"] == pytest.approx(100.0)
     with pytest.raises(ValueError, match="cache file doesn't exist"):
         module.compute()
+
+
+def test_numpy_and_pandas_inputs_are_read_as_lists() -> None:
+    """datasets casts arrays and pandas columns to lists before the scripts see them; a 2-D
+    array of references is a list of reference lists (tools/diff/compat_scripts/evaluate_arrays.py
+    compares the values with evaluate's)."""
+    import numpy as np
+
+    preds = ["the cat sat on the mat", "a dog barked"]
+    refs = [["the cat is on the mat", "a cat sat on a mat"], ["the dog barked loudly", "a dog was barking"]]
+    for name in ("sacrebleu", "chrf", "ter", "rouge", "bleu"):
+        want = evaluate.load(name, seed=1).compute(predictions=preds, references=refs)
+        got = evaluate.load(name, seed=1).compute(predictions=np.array(preds), references=np.array(refs))
+        assert got == want, name
+    try:
+        import pandas as pd
+    except ImportError:
+        return
+    frame = pd.DataFrame({"p": preds, "r": [r[0] for r in refs]}, index=[5, 9])
+    assert evaluate.load("wer").compute(predictions=frame["p"], references=frame["r"]) == evaluate.load("wer").compute(
+        predictions=preds, references=[r[0] for r in refs]
+    )

@@ -286,6 +286,22 @@ _CONFIGURED = {"comet", "bleurt"}
 _STRING_REFERENCES = {"wer", "cer", "comet", "bleurt"}
 
 
+def _rows(column: Any) -> Any:
+    """A column as evaluate's scripts get it after ``datasets`` casting: NumPy arrays and pandas
+    columns (and arrays of references within them) as lists."""
+    if column is None or isinstance(column, str):
+        return column
+    if isinstance(column, (list, tuple)):
+        rows = column
+    elif hasattr(column, "tolist"):
+        rows = column.tolist()
+    else:
+        return column
+    if not isinstance(rows, list):  # a 0-d array's item
+        return rows
+    return [r.tolist() if hasattr(r, "tolist") and not isinstance(r, str) else r for r in rows]
+
+
 def _summary(column: Any) -> str:
     """evaluate's summarize_if_long_list."""
     if not isinstance(column, list) or len(column) <= 6:
@@ -349,7 +365,9 @@ class EvaluationModule:
         ``compute``."""
         self._bad_inputs(kwargs)
         given = {"predictions": predictions, "references": references, **kwargs}
-        batch = {f: given[f] for f in self._features}  # comet without sources: KeyError, as there
+        # comet without sources: KeyError, as there; NumPy arrays and pandas columns as lists,
+        # as datasets casts them.
+        batch = {f: _rows(given[f]) for f in self._features}
         several = self.name not in _STRING_REFERENCES
         if several and any(v is None for v in batch.values()):
             # evaluate infers which of the module's two feature forms the batch has from its
