@@ -245,3 +245,18 @@ def test_numpy_and_pandas_inputs_are_read_as_lists() -> None:
     assert evaluate.load("wer").compute(predictions=frame["p"], references=frame["r"]) == evaluate.load("wer").compute(
         predictions=preds, references=[r[0] for r in refs]
     )
+
+
+def test_load_takes_evaluate_s_arguments() -> None:
+    """evaluate.load's arguments, in its order; the cache and download ones change nothing."""
+    import inspect
+
+    names = list(inspect.signature(evaluate.load).parameters)
+    assert names[:11] == [
+        "path", "config_name", "module_type", "process_id", "num_process", "cache_dir", "experiment_id",
+        "keep_in_memory", "download_config", "download_mode", "revision",
+    ]
+    module = evaluate.load("chrf", cache_dir="/nonexistent", experiment_id="run-1", keep_in_memory=True, download_mode="reuse_dataset_if_exists")
+    assert module.compute(predictions=["a b"], references=["a b"])["score"] == pytest.approx(100.0)
+    with pytest.raises(ValueError, match="revision"):
+        evaluate.load("chrf", revision="main")

@@ -443,14 +443,28 @@ def load(
     module_type: Optional[str] = None,
     process_id: int = 0,
     num_process: int = 1,
+    cache_dir: Optional[str] = None,
+    experiment_id: Optional[str] = None,
     keep_in_memory: bool = False,
+    download_config: Any = None,
+    download_mode: Any = None,
+    revision: Optional[str] = None,
+    *,
     seed: Optional[int] = None,
 ) -> EvaluationModule:
-    """evaluate's ``load``: ``path`` is the module's name (``"sacrebleu"``, or the hub id
-    ``"evaluate-metric/sacrebleu"``). Everything is kept in memory (``keep_in_memory`` changes
-    nothing); one process only (``process_id`` 0, ``num_process`` 1). ``config_name`` is comet's
-    checkpoint and bleurt's; the other metrics have none (``None`` or ``"default"``). ``seed`` is
-    the module's, as in evaluate (what rouge's bootstrap aggregator draws from)."""
+    """evaluate's ``load``, with its arguments in its order: ``path`` is the module's name
+    (``"sacrebleu"``, or the hub id ``"evaluate-metric/sacrebleu"``). Everything is kept in
+    memory and nothing is downloaded or cached, so ``keep_in_memory``, ``cache_dir``,
+    ``experiment_id``, ``download_config`` and ``download_mode`` change nothing; ``revision``
+    can only be ``None`` (the scripts are those of commit a7dd338); one process only
+    (``process_id`` 0, ``num_process`` 1). ``config_name`` is comet's checkpoint and bleurt's;
+    the other metrics have none (``None`` or ``"default"``). ``seed`` is the module's, as in
+    evaluate (what rouge's bootstrap aggregator draws from)."""
+    del cache_dir, experiment_id, download_config, download_mode
+    if revision is not None:
+        raise ValueError(
+            f"revision={revision!r}: hauser.compat.evaluate has the metric scripts of huggingface/evaluate a7dd338"
+        )
     name = path[len("evaluate-metric/"):] if path.startswith("evaluate-metric/") else path
     if name not in _MODULES:
         raise ValueError(f"hauser.compat.evaluate has no module {path!r}; it has {', '.join(list_evaluation_modules())}")
