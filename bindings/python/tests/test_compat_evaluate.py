@@ -260,3 +260,17 @@ def test_load_takes_evaluate_s_arguments() -> None:
     assert module.compute(predictions=["a b"], references=["a b"])["score"] == pytest.approx(100.0)
     with pytest.raises(ValueError, match="revision"):
         evaluate.load("chrf", revision="main")
+
+
+def test_logging_and_progress_bar_switches_are_there() -> None:
+    """evaluate.logging / evaluate.utils.logging and the progress-bar switches: state kept,
+    nothing printed either way."""
+    evaluate.logging.set_verbosity_error()
+    assert evaluate.utils.logging.get_verbosity() == evaluate.logging.ERROR
+    evaluate.logging.set_verbosity_warning()
+    assert evaluate.logging.get_verbosity() == evaluate.logging.WARNING
+    evaluate.disable_progress_bar()
+    assert not evaluate.is_progress_bar_enabled() and not evaluate.utils.is_progress_bar_enabled()
+    evaluate.utils.enable_progress_bar()
+    assert evaluate.is_progress_bar_enabled()
+    assert evaluate.logging.get_logger("x").name == "hauser.compat.evaluate.x"

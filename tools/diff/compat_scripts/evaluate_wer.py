@@ -22,3 +22,11 @@ try:
     print(wer.compute(predictions=predictions, references=[["a"], ["b"], ["c"]]))
 except Exception as e:
     print(type(e).__name__)
+
+# notebook boilerplate
+evaluate.logging.set_verbosity_error()
+evaluate.utils.logging.set_verbosity_warning()
+evaluate.disable_progress_bar()
+print(evaluate.logging.get_verbosity(), evaluate.is_progress_bar_enabled())
+evaluate.enable_progress_bar()
+print(evaluate.utils.logging.get_verbosity() == evaluate.logging.WARNING, evaluate.is_progress_bar_enabled())

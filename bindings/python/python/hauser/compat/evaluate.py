@@ -18,13 +18,33 @@ ones that are.
 """
 
 import functools
+import types
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import metrics as _metrics
+from . import _evaluate_logging as logging
 from . import _evaluate_overlap
 from . import sacrebleu as _sacrebleu
+from ._evaluate_logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
 
-__all__ = ["load", "EvaluationModule", "list_evaluation_modules"]
+__all__ = [
+    "load",
+    "EvaluationModule",
+    "list_evaluation_modules",
+    "logging",
+    "utils",
+    "disable_progress_bar",
+    "enable_progress_bar",
+    "is_progress_bar_enabled",
+]
+
+# evaluate.utils: its logging module and progress-bar switches (evaluate.utils.logging...).
+utils = types.SimpleNamespace(
+    logging=logging,
+    disable_progress_bar=disable_progress_bar,
+    enable_progress_bar=enable_progress_bar,
+    is_progress_bar_enabled=is_progress_bar_enabled,
+)
 
 Result = Union[Dict[str, Any], float, int]
 
