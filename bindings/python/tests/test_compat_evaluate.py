@@ -274,3 +274,27 @@ def test_logging_and_progress_bar_switches_are_there() -> None:
     evaluate.utils.enable_progress_bar()
     assert evaluate.is_progress_bar_enabled()
     assert evaluate.logging.get_logger("x").name == "hauser.compat.evaluate.x"
+
+
+def test_combine_merges_as_evaluate_does() -> None:
+    """evaluate.combine: keys two modules share, or all with force_prefix, prefixed with the
+    module's evaluate name (chrf's is chr_f, its script's class ChrF in snake case), a count where
+    two modules have one name (tools/diff/compat_scripts/evaluate_combine.py compares with
+    evaluate's)."""
+    preds, refs = ["the cat sat on the mat", "hello world"], ["the cat is on the mat", "hello, world"]
+    assert evaluate.load("chrf").name == "chr_f" and evaluate.load("sacrebleu").name == "sacrebleu"
+    chrf = evaluate.load("chrf").compute(predictions=preds, references=refs)
+    ter = evaluate.load("ter").compute(predictions=preds, references=refs)
+    got = evaluate.combine(["chrf", "ter"]).compute(predictions=preds, references=refs)
+    assert got == {"chr_f_score": chrf["score"], "char_order": 6, "word_order": 0, "beta": 2, "ter_score": ter["score"],
+                   "num_edits": ter["num_edits"], "ref_length": ter["ref_length"]}
+    got = evaluate.combine(["chrf", "ter"], force_prefix=True).compute(predictions=preds, references=refs)
+    assert list(got)[:2] == ["chr_f_score", "chr_f_char_order"] and "ter_num_edits" in got
+    got = evaluate.combine([evaluate.load("ter"), evaluate.load("ter")]).compute(predictions=preds, references=refs)
+    assert list(got) == [f"ter_{i}_{k}" for i in (0, 1) for k in ("score", "num_edits", "ref_length")]
+    combined = evaluate.combine({"a": "chrf", "b": "chrf"})
+    for p, r in zip(preds, refs):
+        combined.add(prediction=p, reference=r)
+    assert combined.compute()["a_score"] == chrf["score"]
+    with pytest.raises(AttributeError):  # wer's float has no keys, as in evaluate
+        evaluate.combine(["chrf", "wer"]).compute(predictions=preds, references=refs)

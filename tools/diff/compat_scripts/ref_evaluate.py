@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 import evaluate
+import evaluate.loading
 
 REPO = os.environ["EVALUATE_REPO"]
 if os.environ.get("NLTK_DATA_ROOT"):
@@ -40,5 +41,6 @@ def load(path, config_name=None, module_type=None, process_id=0, num_process=1, 
 
 
 evaluate.load = load
+evaluate.loading.load = load  # what evaluate.combine loads names with
 sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")

@@ -86,7 +86,7 @@ def cases():
             "env": {"BLEURT_CHECKPOINT": str(FIX / form), "BLEURT_INPUTS": str(FIX / form / "reference.json")},
             "tol": 1e-5,
         }
-    for script in ["evaluate_text.py", "evaluate_wer.py", "evaluate_options.py", "evaluate_arrays.py", "evaluate_wer_edges.py", "evaluate_overlap_edges.py"]:
+    for script in ["evaluate_text.py", "evaluate_wer.py", "evaluate_options.py", "evaluate_arrays.py", "evaluate_wer_edges.py", "evaluate_overlap_edges.py", "evaluate_combine.py"]:
         yield {
             "name": script[:-3],
             "script": script,

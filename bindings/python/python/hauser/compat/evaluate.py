@@ -29,6 +29,8 @@ from ._evaluate_logging import disable_progress_bar, enable_progress_bar, is_pro
 
 __all__ = [
     "load",
+    "combine",
+    "CombinedEvaluations",
     "EvaluationModule",
     "list_evaluation_modules",
     "logging",
@@ -304,6 +306,9 @@ _CONFIGURED = {"comet", "bleurt"}
 # The modules whose features take one reference string per prediction (the others also take a
 # list of them).
 _STRING_REFERENCES = {"wer", "cer", "comet", "bleurt"}
+# evaluate's module names (camelcase_to_snakecase of the scripts' classes) where they are not the
+# names load takes.
+_SNAKE_NAMES = {"chrf": "chr_f", "bertscore": "bert_score"}
 
 
 def _rows(column: Any) -> Any:
@@ -338,7 +343,9 @@ class EvaluationModule:
     """One loaded module: ``compute``, ``add``, ``add_batch``, as evaluate's."""
 
     def __init__(self, name: str, config_name: str = "default", seed: Optional[int] = None) -> None:
-        self.name = name
+        self._module = name
+        # evaluate's name of the module: its script's class name in snake case (ChrF: chr_f).
+        self.name = _SNAKE_NAMES.get(name, name)
         self.config_name = config_name
         # evaluate's seed: the given one, else one read from NumPy's global generator now; each
         # compute draws from it afresh (rouge's bootstrap aggregator is the only module that draws).
@@ -375,7 +382,7 @@ class EvaluationModule:
             return True
         return (
             key == "references"
-            and self.name not in _STRING_REFERENCES
+            and self._module not in _STRING_REFERENCES
             and isinstance(first, (list, tuple))
             and all(isinstance(r, str) for r in first)
         )
@@ -388,7 +395,7 @@ class EvaluationModule:
         # comet without sources: KeyError, as there; NumPy arrays and pandas columns as lists,
         # as datasets casts them.
         batch = {f: _rows(given[f]) for f in self._features}
-        several = self.name not in _STRING_REFERENCES
+        several = self._module not in _STRING_REFERENCES
         if several and any(v is None for v in batch.values()):
             # evaluate infers which of the module's two feature forms the batch has from its
             # first example.
@@ -496,6 +503,71 @@ def load(
         raise ValueError("hauser.compat.evaluate runs in one process (process_id=0, num_process=1)")
     del keep_in_memory
     return EvaluationModule(name, config_name or "default", seed)
+
+
+class CombinedEvaluations:
+    """evaluate's ``combine``: several modules fed the same inputs, their results merged into one
+    dict; a key two modules return (or every key, with ``force_prefix``) is prefixed with its
+    module's name (and a count where two modules have one name), as in evaluate."""
+
+    def __init__(
+        self, evaluation_modules: Union[List[Any], Dict[str, Any]], force_prefix: bool = False
+    ) -> None:
+        names: Optional[List[str]] = None
+        if isinstance(evaluation_modules, dict):
+            modules = list(evaluation_modules.values())
+            names = list(evaluation_modules.keys())
+        else:
+            modules = list(evaluation_modules)
+        self.evaluation_modules: List[EvaluationModule] = [
+            load(m) if isinstance(m, str) else m for m in modules
+        ]
+        self.evaluation_module_names: List[str] = (
+            names if names is not None else [m.name for m in self.evaluation_modules]
+        )
+        self.force_prefix = force_prefix
+
+    def add(self, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+        for module in self.evaluation_modules:
+            one = {"predictions": prediction, "references": reference, **kwargs}
+            module.add(**{f: one[f] for f in module._features})
+
+    def add_batch(self, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+        for module in self.evaluation_modules:
+            batch = {"predictions": predictions, "references": references, **kwargs}
+            module.add_batch(**{f: batch[f] for f in module._features})
+
+    def compute(self, predictions: Any = None, references: Any = None, **kwargs: Any) -> Dict[str, Any]:
+        results = [
+            m.compute(predictions=predictions, references=references, **kwargs) for m in self.evaluation_modules
+        ]
+        return self._merge_results(results)
+
+    def _merge_results(self, results: List[Any]) -> Dict[str, Any]:
+        import collections
+        import itertools
+
+        merged: Dict[str, Any] = {}
+        keys = list(itertools.chain.from_iterable([r.keys() for r in results]))
+        duplicate_keys = {k for k, n in collections.Counter(keys).items() if n > 1}
+        duplicate_names = [k for k, n in collections.Counter(self.evaluation_module_names).items() if n > 1]
+        counter = {name: 0 for name in duplicate_names}
+        for name, result in zip(self.evaluation_module_names, results):
+            for k, v in result.items():
+                if k not in duplicate_keys and not self.force_prefix:
+                    merged[f"{k}"] = v
+                elif name in counter:
+                    merged[f"{name}_{counter[name]}_{k}"] = v
+                else:
+                    merged[f"{name}_{k}"] = v
+            if name in counter:
+                counter[name] += 1
+        return merged
+
+
+def combine(evaluations: Union[List[Any], Dict[str, Any]], force_prefix: bool = False) -> CombinedEvaluations:
+    """evaluate's ``combine``: the modules (names or loaded modules; a dict names them) as one."""
+    return CombinedEvaluations(evaluations, force_prefix=force_prefix)
 
 
 def __dir__() -> List[str]:
