@@ -14,7 +14,9 @@ summed reference lengths, or ``concatenate_texts=True`` for jiwer's own corpus v
 ``add`` / ``add_batch`` collect inputs that the next ``compute`` scores together with its own,
 and ``compute`` then starts afresh, as in evaluate. An argument a module does not take is a
 ``TypeError``, as it is in evaluate; a module that is not here is a ``ValueError`` naming the
-ones that are.
+ones that are. The input mistakes evaluate's ``EvaluationModule`` catches raise its errors;
+``combine`` merges several modules' results as evaluate's does; ``logging`` and the
+progress-bar switches are there (nothing here logs or draws a bar).
 """
 
 import functools
