@@ -156,3 +156,9 @@ def test_comet_missing_fields_are_comet_s_key_errors():
     with pytest.raises(TypeError):
         model.predict([], gpus=0)
     assert len(model.predict([{"mt": "Hello world"}], gpus=0, length_batching=False).scores) == 1
+
+
+def test_comet_download_model_fails_with_comet_s_key_error():
+    """Offline (the tests' machines), or without huggingface_hub: comet's KeyError."""
+    with pytest.raises(KeyError, match="not supported by COMET"):
+        comet.download_model("Unbabel/no-such-model-for-hauser-tests", local_files_only=True)

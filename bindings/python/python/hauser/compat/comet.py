@@ -72,14 +72,15 @@ def download_model(
 ) -> str:
     """comet's ``download_model``: the model's ``checkpoints/model.ckpt`` in the Hugging Face
     cache (``huggingface_hub.snapshot_download``; ``saving_directory`` is its cache folder).
-    Offline, or without ``huggingface_hub``, a clear error."""
+    Offline, or without ``huggingface_hub``, comet's ``KeyError``, with the reason."""
     try:
         # Optional: only this function needs it.
         hub: Any = importlib.import_module("huggingface_hub")
     except ImportError as e:
-        raise RuntimeError(
-            f"download_model({model!r}) needs huggingface_hub (pip install huggingface_hub), or "
-            "a local checkpoint for load_from_checkpoint"
+        # comet's error for a model it cannot fetch is a KeyError; so is this one.
+        raise KeyError(
+            f"Model '{model}' not supported by COMET here: download_model needs huggingface_hub "
+            "(pip install huggingface_hub), or give load_from_checkpoint a local checkpoint"
         ) from e
     try:
         path = hub.snapshot_download(repo_id=model, cache_dir=saving_directory, local_files_only=local_files_only)
