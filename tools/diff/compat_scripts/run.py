@@ -32,10 +32,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 FIX = ROOT / "hauser-nli" / "tests" / "fixtures"
 
+# The import lines a script may use, and what each becomes.
 SWAPS = {
     "from comet import": "from hauser.compat.comet import",
+    "import comet\n": "import hauser.compat.comet as comet\n",
     "from bleurt import score": "from hauser.compat.bleurt import score",
+    "from bleurt.score import": "from hauser.compat.bleurt.score import",
     "import evaluate\n": "import hauser.compat.evaluate as evaluate\n",
+    "from evaluate import": "from hauser.compat.evaluate import",
 }
 
 NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
