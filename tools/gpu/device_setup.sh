@@ -4,7 +4,7 @@
 # device machine may have no xz):
 #   - gpu-carry/hauser.xz        -> DIR/bin/hauser (lzma), executable;
 #   - the CUDA 13 libraries the binary loads (libcublas.so.13, libcublasLt.so.13, libcurand.so.10,
-#     libcudart.so.13, libnvrtc.so.13), found in $CUDA_LIB_DIR (default
+#     libcudart.so.13; libnvrtc.so.13 and its builtins when present), found in $CUDA_LIB_DIR (default
 #     /usr/local/cuda-13.0/targets/x86_64-linux/lib) or else in the Python packages' nvidia/cu13/lib
 #     or torch/lib, linked by soname into DIR/lib (libcuda.so.1, the driver's, is the system's);
 #   - gpu-carry/wordnet.tar.xz   -> DIR/wordnet (for `newsmet candidates`), when carried.
@@ -57,7 +57,8 @@ for r in roots:
 EOF
 )
 missing=()
-for so in libcublas.so.13 libcublasLt.so.13 libcurand.so.10 libcudart.so.13 libnvrtc.so.13; do
+# (libnvrtc and its builtins are not needed by candle's shipped PTX; linked when present.)
+for so in libcublas.so.13 libcublasLt.so.13 libcurand.so.10 libcudart.so.13 libnvrtc.so.13 libnvrtc-builtins.so.13.0; do
     found=
     for d in "${search[@]}"; do
         [ -d "$d" ] || continue
