@@ -514,7 +514,7 @@ def main() -> int:
         log(f"[probe] {args.device}: first call {calls[0].get('wall_s')} s, second {calls[1].get('wall_s')} s "
             f"{calls[0].get('message', '')}")
         save()
-    first = True
+    first = "jit_probe" not in report  # the first device process, when no probe ran before it
     for p in precisions:
         for h, e in entries:
             if "skipped" in e:
