@@ -1,12 +1,17 @@
 //! The WMT metrics task's meta-evaluation statistics (figlang-stats, equal to mt-metrics-eval's
-//! own functions): Kendall variants, tie-calibrated pairwise accuracy, system-level and soft
-//! pairwise accuracy, significance clusters. `hauser/stats.py` wraps them with NumPy arrays and
+//! own functions): Kendall variants, grouped (averaged) correlations and their bootstrap
+//! intervals, tie-calibrated pairwise accuracy, system-level and soft pairwise accuracy, the
+//! PERM-BOTH and pair-swapping permutation tests between two metrics and their all-pairs p-value
+//! matrices, significance clusters. `hauser/stats.py` wraps them with NumPy arrays and
 //! signatures.
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use figlang_metrics::stats::{self, Grouping, KendallVariant, PackedScores, PairSampling};
+use figlang_metrics::stats::{
+    self, AverageOptions, BootstrapConfig, Grouping, KendallVariant, PackedScores, PairSampling,
+    PermSigDiffConfig, StatsResult, TauVariant,
+};
 
 use crate::errors::{self, value_error};
 use crate::texts::floats;
@@ -32,6 +37,94 @@ fn grouping(name: &str) -> PyResult<Grouping> {
             "unknown grouping {other:?} (none, item, sys)"
         ))),
     }
+}
+
+/// The correlation of one group's (human, metric) vectors: mt-metrics-eval's `corr_fcn` with
+/// its arguments (`scipy.stats.pearsonr`, `spearmanr`, `kendalltau` with `variant` b or c, or
+/// `KendallVariants` with `variant` and `epsilon`).
+#[derive(Debug, Clone, Copy)]
+enum Corr {
+    Pearson,
+    Spearman,
+    Kendall(TauVariant),
+    Variant(KendallVariant, f64),
+}
+
+impl Corr {
+    fn parse(name: &str, variant_name: Option<&str>, epsilon: f64) -> PyResult<Self> {
+        let no_variant = |c: Corr| match variant_name {
+            None => Ok(c),
+            Some(v) => Err(value_error(format!(
+                "{name} takes no variant (got {v:?}; variants are for kendall and kendall_variants)"
+            ))),
+        };
+        if name != "kendall_variants" && epsilon != 0.0 {
+            return Err(value_error(format!(
+                "epsilon is for kendall_variants, not {name}"
+            )));
+        }
+        match name {
+            "pearson" => no_variant(Corr::Pearson),
+            "spearman" => no_variant(Corr::Spearman),
+            "kendall" => match variant_name.unwrap_or("b") {
+                "b" => Ok(Corr::Kendall(TauVariant::B)),
+                "c" => Ok(Corr::Kendall(TauVariant::C)),
+                other => Err(value_error(format!(
+                    "unknown kendall variant {other:?} (b, c)"
+                ))),
+            },
+            "kendall_variants" => Ok(Corr::Variant(
+                variant(variant_name.unwrap_or("acc23"))?,
+                epsilon,
+            )),
+            other => Err(value_error(format!(
+                "unknown correlation {other:?} (pearson, spearman, kendall, kendall_variants)"
+            ))),
+        }
+    }
+
+    fn call(self, h: &[f64], m: &[f64]) -> StatsResult<f64> {
+        match self {
+            Corr::Pearson => Ok(stats::pearson(h, m)?.statistic),
+            Corr::Spearman => Ok(stats::spearman(h, m)?.statistic),
+            Corr::Kendall(v) => Ok(stats::kendall_tau(h, m, v)?.statistic),
+            Corr::Variant(v, e) => stats::kendall_variant(h, m, v, e),
+        }
+    }
+}
+
+/// mt-metrics-eval's `PermutationSigDiffParams`, `k` and the seed of `np.random.seed`.
+fn perm_config(
+    k: usize,
+    seed: u32,
+    block_size: usize,
+    early_min: f64,
+    early_max: f64,
+    replace_nans_with_zeros: bool,
+) -> PermSigDiffConfig {
+    PermSigDiffConfig {
+        resamples: k,
+        block_size,
+        early_min,
+        early_max,
+        replace_nans_with_zeros,
+        seed,
+    }
+}
+
+/// `n_metrics` packed metric vectors of the human vector's length, one after the other.
+fn metric_rows(bytes: &[u8], n_metrics: usize, len: usize) -> PyResult<Vec<Vec<f64>>> {
+    let all = floats(bytes, "metrics")?;
+    if all.len() != n_metrics * len {
+        return Err(value_error(format!(
+            "metrics: {} scores are not {n_metrics} metrics of {len}",
+            all.len()
+        )));
+    }
+    if len == 0 {
+        return Ok(vec![Vec::new(); n_metrics]);
+    }
+    Ok(all.chunks(len).map(<[f64]>::to_vec).collect())
 }
 
 /// mt-metrics-eval's `KendallVariants(human, metric, variant, epsilon)`.
@@ -127,11 +220,316 @@ pub(crate) fn significance_clusters(p_values: Vec<Vec<f64>>, alpha: f64) -> PyRe
     stats::significance_clusters(&p_values, alpha).map_err(errors::stats)
 }
 
+/// mt-metrics-eval's `AverageCorrelation`: (value, groups or items counted).
+#[pyfunction]
+#[pyo3(signature = (human, metric, num_sys, correlation, variant_name, epsilon, grouping_name, replace_nans_with_zeros, macro_))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn average_correlation(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metric: &Bound<'_, PyBytes>,
+    num_sys: usize,
+    correlation: &str,
+    variant_name: Option<&str>,
+    epsilon: f64,
+    grouping_name: &str,
+    replace_nans_with_zeros: bool,
+    macro_: bool,
+) -> PyResult<(f64, usize)> {
+    let (h, m) = (
+        floats(human.as_bytes(), "human")?,
+        floats(metric.as_bytes(), "metric")?,
+    );
+    let (c, g) = (
+        Corr::parse(correlation, variant_name, epsilon)?,
+        grouping(grouping_name)?,
+    );
+    let options = AverageOptions {
+        replace_nans_with_zeros,
+        weighted: !macro_,
+    };
+    let r = py
+        .detach(|| {
+            let scores = PackedScores::new(&h, &m, num_sys)?;
+            stats::average_correlation(&scores, g, options, |h, m| c.call(h, m))
+        })
+        .map_err(errors::stats)?;
+    Ok((r.value, r.weight))
+}
+
+/// Percentile bootstrap interval of [`average_correlation`] over items (segments: the columns,
+/// drawn with replacement, every system's score with its item): (estimate, low, high, valid).
+#[pyfunction]
+#[pyo3(signature = (human, metric, num_sys, correlation, variant_name, epsilon, grouping_name, replace_nans_with_zeros, macro_, resamples, seed, level))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bootstrap_average_correlation(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metric: &Bound<'_, PyBytes>,
+    num_sys: usize,
+    correlation: &str,
+    variant_name: Option<&str>,
+    epsilon: f64,
+    grouping_name: &str,
+    replace_nans_with_zeros: bool,
+    macro_: bool,
+    resamples: usize,
+    seed: u64,
+    level: f64,
+) -> PyResult<(f64, f64, f64, usize)> {
+    let (h, m) = (
+        floats(human.as_bytes(), "human")?,
+        floats(metric.as_bytes(), "metric")?,
+    );
+    let (c, g) = (
+        Corr::parse(correlation, variant_name, epsilon)?,
+        grouping(grouping_name)?,
+    );
+    let options = AverageOptions {
+        replace_nans_with_zeros,
+        weighted: !macro_,
+    };
+    let config = BootstrapConfig {
+        resamples,
+        seed,
+        level,
+    };
+    let iv = py
+        .detach(|| {
+            let scores = PackedScores::new(&h, &m, num_sys)?;
+            let ni = scores.num_items();
+            let estimate = stats::average_correlation(&scores, g, options, |h, m| c.call(h, m))?;
+            // A resample: each item's column repeated as often as it was drawn. A correlation
+            // error (there is none on valid packed scores) counts as an undefined statistic.
+            let stat = |w: &[f64]| -> Vec<f64> {
+                let (mut rh, mut rm) = (Vec::with_capacity(h.len()), Vec::with_capacity(h.len()));
+                for s in 0..num_sys {
+                    for (i, &wi) in w.iter().enumerate() {
+                        for _ in 0..(wi as usize) {
+                            rh.push(h[s * ni + i]);
+                            rm.push(m[s * ni + i]);
+                        }
+                    }
+                }
+                let value = PackedScores::new(&rh, &rm, num_sys)
+                    .and_then(|r| stats::average_correlation(&r, g, options, |h, m| c.call(h, m)));
+                vec![value.map_or(f64::NAN, |v| v.value)]
+            };
+            stats::bootstrap_items(ni, &[estimate.value], &config, stat)
+        })
+        .map_err(errors::stats)?;
+    let b = iv[0];
+    Ok((b.estimate, b.low, b.high, b.valid))
+}
+
+/// mt-metrics-eval's `PermutationSigDiff` (PERM-BOTH): (p-value, delta, runs used).
+#[pyfunction]
+#[pyo3(signature = (human, metric1, metric2, num_sys, correlation, variant_name, epsilon, grouping_name, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn permutation_sig_diff(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metric1: &Bound<'_, PyBytes>,
+    metric2: &Bound<'_, PyBytes>,
+    num_sys: usize,
+    correlation: &str,
+    variant_name: Option<&str>,
+    epsilon: f64,
+    grouping_name: &str,
+    k: usize,
+    seed: u32,
+    block_size: usize,
+    early_min: f64,
+    early_max: f64,
+    replace_nans_with_zeros: bool,
+) -> PyResult<(f64, f64, usize)> {
+    let (h, m1, m2) = (
+        floats(human.as_bytes(), "human")?,
+        floats(metric1.as_bytes(), "metric1")?,
+        floats(metric2.as_bytes(), "metric2")?,
+    );
+    let (c, g) = (
+        Corr::parse(correlation, variant_name, epsilon)?,
+        grouping(grouping_name)?,
+    );
+    let config = perm_config(
+        k,
+        seed,
+        block_size,
+        early_min,
+        early_max,
+        replace_nans_with_zeros,
+    );
+    let r = py
+        .detach(|| {
+            let first = PackedScores::new(&h, &m1, num_sys)?;
+            let second = PackedScores::new(&h, &m2, num_sys)?;
+            stats::permutation_sig_diff(&first, &second, g, &config, |h, m| c.call(h, m))
+        })
+        .map_err(errors::stats)?;
+    Ok((r.p_value, r.delta, r.resamples_used))
+}
+
+/// mt-metrics-eval's `PairwisePermutationSigDiff` (pair swapping): (p-value, delta, runs used).
+#[pyfunction]
+#[pyo3(signature = (human, metric1, metric2, num_sys, variant_name, grouping_name, epsilon1, epsilon2, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn pairwise_permutation_sig_diff(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metric1: &Bound<'_, PyBytes>,
+    metric2: &Bound<'_, PyBytes>,
+    num_sys: usize,
+    variant_name: &str,
+    grouping_name: &str,
+    epsilon1: Option<f64>,
+    epsilon2: Option<f64>,
+    k: usize,
+    seed: u32,
+    block_size: usize,
+    early_min: f64,
+    early_max: f64,
+    replace_nans_with_zeros: bool,
+) -> PyResult<(f64, f64, usize)> {
+    let (h, m1, m2) = (
+        floats(human.as_bytes(), "human")?,
+        floats(metric1.as_bytes(), "metric1")?,
+        floats(metric2.as_bytes(), "metric2")?,
+    );
+    let (v, g) = (variant(variant_name)?, grouping(grouping_name)?);
+    let config = perm_config(
+        k,
+        seed,
+        block_size,
+        early_min,
+        early_max,
+        replace_nans_with_zeros,
+    );
+    let r = py
+        .detach(|| {
+            let first = PackedScores::new(&h, &m1, num_sys)?;
+            let second = PackedScores::new(&h, &m2, num_sys)?;
+            stats::pairwise_permutation_sig_diff(
+                &first,
+                &second,
+                g,
+                v,
+                (epsilon1, epsilon2),
+                &config,
+            )
+        })
+        .map_err(errors::stats)?;
+    Ok((r.p_value, r.delta, r.resamples_used))
+}
+
+/// The PERM-BOTH p-value matrix of metrics in the given order (best first), as
+/// `data.ComputeSigMatrix`: `[i][j]`, `j > i`, tests metric `j` against metric `i`; NaN elsewhere.
+#[pyfunction]
+#[pyo3(signature = (human, metrics, n_metrics, num_sys, correlation, variant_name, epsilon, grouping_name, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn perm_both_matrix(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metrics: &Bound<'_, PyBytes>,
+    n_metrics: usize,
+    num_sys: usize,
+    correlation: &str,
+    variant_name: Option<&str>,
+    epsilon: f64,
+    grouping_name: &str,
+    k: usize,
+    seed: u32,
+    block_size: usize,
+    early_min: f64,
+    early_max: f64,
+    replace_nans_with_zeros: bool,
+) -> PyResult<Vec<Vec<f64>>> {
+    let h = floats(human.as_bytes(), "human")?;
+    let rows = metric_rows(metrics.as_bytes(), n_metrics, h.len())?;
+    let (c, g) = (
+        Corr::parse(correlation, variant_name, epsilon)?,
+        grouping(grouping_name)?,
+    );
+    let config = perm_config(
+        k,
+        seed,
+        block_size,
+        early_min,
+        early_max,
+        replace_nans_with_zeros,
+    );
+    py.detach(|| {
+        let packed = rows
+            .iter()
+            .map(|m| PackedScores::new(&h, m, num_sys))
+            .collect::<StatsResult<Vec<_>>>()?;
+        stats::perm_both_matrix(&packed, g, &config, |h, m| c.call(h, m))
+    })
+    .map_err(errors::stats)
+}
+
+/// The pair-swapping p-value matrix (tau_23, acc_23) of metrics in the given order, as
+/// [`perm_both_matrix`]; `epsilons` None calibrates each metric's threshold on all pairs:
+/// (matrix, epsilons used).
+#[pyfunction]
+#[pyo3(signature = (human, metrics, n_metrics, num_sys, variant_name, grouping_name, epsilons, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn pairwise_permutation_matrix(
+    py: Python<'_>,
+    human: &Bound<'_, PyBytes>,
+    metrics: &Bound<'_, PyBytes>,
+    n_metrics: usize,
+    num_sys: usize,
+    variant_name: &str,
+    grouping_name: &str,
+    epsilons: Option<Vec<f64>>,
+    k: usize,
+    seed: u32,
+    block_size: usize,
+    early_min: f64,
+    early_max: f64,
+    replace_nans_with_zeros: bool,
+) -> PyResult<(Vec<Vec<f64>>, Vec<f64>)> {
+    let h = floats(human.as_bytes(), "human")?;
+    let rows = metric_rows(metrics.as_bytes(), n_metrics, h.len())?;
+    let (v, g) = (variant(variant_name)?, grouping(grouping_name)?);
+    let config = perm_config(
+        k,
+        seed,
+        block_size,
+        early_min,
+        early_max,
+        replace_nans_with_zeros,
+    );
+    py.detach(|| {
+        let packed = rows
+            .iter()
+            .map(|m| PackedScores::new(&h, m, num_sys))
+            .collect::<StatsResult<Vec<_>>>()?;
+        let eps = match epsilons {
+            Some(e) => e,
+            None => packed
+                .iter()
+                .map(|s| Ok(stats::kendall_with_ties_opt(s, g, v, PairSampling::All)?.epsilon))
+                .collect::<StatsResult<Vec<f64>>>()?,
+        };
+        let p = stats::pairwise_permutation_matrix(&packed, g, v, &eps, &config)?;
+        Ok((p, eps))
+    })
+    .map_err(errors::stats)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kendall_variant, m)?)?;
     m.add_function(wrap_pyfunction!(tie_calibration, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_accuracy, m)?)?;
     m.add_function(wrap_pyfunction!(soft_pairwise_accuracy, m)?)?;
     m.add_function(wrap_pyfunction!(significance_clusters, m)?)?;
+    m.add_function(wrap_pyfunction!(average_correlation, m)?)?;
+    m.add_function(wrap_pyfunction!(bootstrap_average_correlation, m)?)?;
+    m.add_function(wrap_pyfunction!(permutation_sig_diff, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_permutation_sig_diff, m)?)?;
+    m.add_function(wrap_pyfunction!(perm_both_matrix, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_permutation_matrix, m)?)?;
     Ok(())
 }

@@ -174,6 +174,48 @@ class PairwiseAccuracyResult(NamedTuple):
     pairs: int
 
 
+class AverageCorrelationResult(NamedTuple):
+    """A grouped correlation (mt-metrics-eval's ``AverageCorrelation``): the (weighted) mean of
+    the group correlations, how many groups (items, when ``macro=False``) counted, and the
+    signature."""
+
+    statistic: float
+    n: int
+    signature: str
+
+
+class AverageCorrelationBootstrap(NamedTuple):
+    """A percentile bootstrap interval of a grouped correlation over items (segments): the
+    interval, the statistic on the data, the resamples where it was defined, the signature."""
+
+    confidence_interval: ConfidenceInterval
+    estimate: float
+    n_valid: int
+    signature: str
+
+
+class PermSigDiffResult(NamedTuple):
+    """A permutation test between two metrics (PERM-BOTH or pair swapping): the one-sided
+    p-value that ``metric2`` does better than ``metric1``, the observed difference (``metric2``
+    minus ``metric1``), the runs performed (fewer than ``k`` when stopped early), the signature."""
+
+    pvalue: float
+    delta: float
+    k_used: int
+    signature: str
+
+
+class SigMatrixResult(NamedTuple):
+    """All-pairs significance (mt-metrics-eval's ``ComputeSigMatrix``): ``pvalues[i, j]``,
+    ``j > i``, the p-value that metric ``j`` does not do worse than metric ``i`` (small: ``i``
+    is significantly better); NaN on and below the diagonal. ``epsilons``: each metric's tie
+    threshold (pair swapping; empty for PERM-BOTH)."""
+
+    pvalues: "np.ndarray[Any, np.dtype[np.float64]]"
+    epsilons: "np.ndarray[Any, np.dtype[np.float64]]"
+    signature: str
+
+
 class WilliamsResult(NamedTuple):
     """Williams' test: t statistic, one-sided p-value (metric a correlates better than b), df."""
 

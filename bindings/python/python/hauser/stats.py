@@ -17,11 +17,15 @@ import numpy as np
 from . import _hauser
 from ._inputs import column_of, floats
 from ._results import (
+    AverageCorrelationBootstrap,
+    AverageCorrelationResult,
     BootstrapResult,
     ConfidenceInterval,
     PairwiseAccuracyResult,
     PearsonResult,
+    PermSigDiffResult,
     PermutationTestResult,
+    SigMatrixResult,
     SignificanceResult,
     TieCalibrationResult,
     WilliamsResult,
@@ -49,6 +53,12 @@ __all__ = [
     "pairwise_accuracy",
     "soft_pairwise_accuracy",
     "significance_clusters",
+    "average_correlation",
+    "bootstrap_average_correlation",
+    "permutation_sig_diff",
+    "pairwise_permutation_sig_diff",
+    "perm_both_matrix",
+    "pairwise_permutation_matrix",
 ]
 
 Numbers = Sequence[float]
@@ -292,3 +302,240 @@ def significance_clusters(p_values: Any, alpha: float = 0.05) -> "np.ndarray[Any
         raise ValueError(f"p_values: expected a square matrix, got shape {matrix.shape}")
     return np.asarray(_hauser.significance_clusters(matrix.tolist(), alpha), dtype=np.int64)
 
+
+
+def _corr_fields(correlation: str, variant: Optional[str], epsilon: float) -> Dict[str, Any]:
+    if correlation == "kendall_variants":
+        return {"corr": correlation, "variant": variant or "acc23", "epsilon": epsilon}
+    if correlation == "kendall":
+        return {"corr": correlation, "variant": variant or "b"}
+    return {"corr": correlation}
+
+
+def _perm_fields(
+    k: int, seed: int, block_size: int, early_min: float, early_max: float, replace_nans_with_zeros: bool
+) -> Dict[str, Any]:
+    return {
+        "k": k,
+        "seed": seed,
+        "early_stop": f"{block_size}/{early_min}/{early_max}",
+        "nan_zero": "yes" if replace_nans_with_zeros else "no",
+    }
+
+
+def _stacked(human: Any, metrics: Any) -> "tuple[bytes, bytes, int, int]":
+    h = _matrix(human, "human")
+    m = np.ascontiguousarray(np.asarray(metrics, dtype=np.float64))
+    if m.ndim != 3 or m.shape[1:] != h.shape:
+        raise ValueError(
+            f"metrics: expected metrics x systems x segments matrices of the human shape {h.shape}, got shape {m.shape}"
+        )
+    return h.tobytes(), m.tobytes(), m.shape[0], h.shape[0]
+
+
+def _p_matrix(rows: List[List[float]], n: int) -> "np.ndarray[Any, np.dtype[np.float64]]":
+    return np.asarray(rows, dtype=np.float64).reshape(n, n)
+
+
+def average_correlation(
+    human: Any,
+    metric: Any,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    replace_nans_with_zeros: bool = False,
+    macro: bool = True,
+    variant: Optional[str] = None,
+    epsilon: float = 0.0,
+) -> AverageCorrelationResult:
+    """A correlation of segment matrices (systems x segments) grouped as mt-metrics-eval's
+    ``AverageCorrelation(corr_fcn, ..., average_by, replace_nans_with_zeros, macro)``:
+    ``grouping="none"`` correlates the flattened matrices, ``"item"`` averages the per-segment
+    correlations across systems, ``"sys"`` the per-system ones. Per group, missing (NaN) human
+    scores are dropped and groups with fewer than two scores skipped; a NaN group correlation
+    (a constant group) is left out, or counted as 0 with ``replace_nans_with_zeros``;
+    ``macro=False`` weights each group by its scored items; 0 when no group counts.
+    ``correlation``: ``"pearson"``, ``"spearman"``, ``"kendall"`` (SciPy's tau, ``variant``
+    ``"b"`` or ``"c"``) or ``"kendall_variants"`` (``KendallVariants``: ``variant`` ``"b"``,
+    ``"c"``, ``"23"`` or ``"acc23"``, metric differences up to ``epsilon`` tied)."""
+    h, m, num_sys = _packed(human, metric)
+    value, n = _hauser.average_correlation(
+        h, m, num_sys, correlation, variant, epsilon, grouping, replace_nans_with_zeros, macro
+    )
+    fields = _corr_fields(correlation, variant, epsilon)
+    fields.update(grouping=grouping, nan_zero="yes" if replace_nans_with_zeros else "no", macro="yes" if macro else "no")
+    return AverageCorrelationResult(value, n, _signature("average_correlation", **fields))
+
+
+def bootstrap_average_correlation(
+    human: Any,
+    metric: Any,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    replace_nans_with_zeros: bool = False,
+    macro: bool = True,
+    variant: Optional[str] = None,
+    epsilon: float = 0.0,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence_level: float = 0.95,
+) -> AverageCorrelationBootstrap:
+    """Percentile bootstrap interval of :func:`average_correlation` over segments: each
+    resample draws the segments (columns, every system's scores with them) with replacement, as
+    ``hauser meta-eval`` draws them for its intervals. The same seed gives the same interval,
+    whatever the number of threads; resamples where the statistic is undefined are not counted
+    (``n_valid``)."""
+    h, m, num_sys = _packed(human, metric)
+    est, low, high, valid = _hauser.bootstrap_average_correlation(
+        h, m, num_sys, correlation, variant, epsilon, grouping, replace_nans_with_zeros, macro,
+        n_resamples, seed, confidence_level,
+    )
+    fields = _corr_fields(correlation, variant, epsilon)
+    fields.update(
+        grouping=grouping,
+        nan_zero="yes" if replace_nans_with_zeros else "no",
+        macro="yes" if macro else "no",
+        bootstrap=n_resamples,
+        seed=seed,
+        level=confidence_level,
+    )
+    return AverageCorrelationBootstrap(
+        ConfidenceInterval(low, high), est, valid, _signature("bootstrap_average_correlation", **fields)
+    )
+
+
+def permutation_sig_diff(
+    human: Any,
+    metric1: Any,
+    metric2: Any,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    k: int = 1000,
+    seed: int = 0,
+    block_size: int = 1000,
+    early_min: float = 0.02,
+    early_max: float = 0.5,
+    replace_nans_with_zeros: bool = False,
+    variant: Optional[str] = None,
+    epsilon: float = 0.0,
+) -> PermSigDiffResult:
+    """The PERM-BOTH permutation test (Deutsch et al. 2021; mt-metrics-eval's
+    ``PermutationSigDiff(corr1, corr2, k, PermutationSigDiffParams(block_size, early_min,
+    early_max))``) of whether ``metric2``'s grouped correlation with ``human`` (as
+    :func:`average_correlation`) beats ``metric1``'s: both metrics are z-scored, and each of up
+    to ``k`` runs swaps every segment's two scores with probability 1/2, stopping early at a
+    multiple of ``block_size`` runs when the p-value is below ``early_min`` or above
+    ``early_max``. The swaps are the ones mt-metrics-eval draws after
+    ``np.random.seed(seed)``, so the p-value is its own."""
+    h, m1, num_sys = _packed(human, metric1)
+    _, m2, _ = _packed(human, metric2)
+    p, delta, used = _hauser.permutation_sig_diff(
+        h, m1, m2, num_sys, correlation, variant, epsilon, grouping, k, seed, block_size, early_min,
+        early_max, replace_nans_with_zeros,
+    )
+    fields = _corr_fields(correlation, variant, epsilon)
+    fields.update(grouping=grouping, **_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    return PermSigDiffResult(p, delta, used, _signature("permutation_sig_diff|test:perm-both", **fields))
+
+
+def pairwise_permutation_sig_diff(
+    human: Any,
+    metric1: Any,
+    metric2: Any,
+    variant: str = "acc23",
+    grouping: str = "item",
+    epsilon1: Optional[float] = None,
+    epsilon2: Optional[float] = None,
+    k: int = 1000,
+    seed: int = 0,
+    block_size: int = 1000,
+    early_min: float = 0.02,
+    early_max: float = 0.5,
+    replace_nans_with_zeros: bool = False,
+) -> PermSigDiffResult:
+    """The pair-swapping permutation test of the WMT metrics task since 2023 (mt-metrics-eval's
+    ``PairwisePermutationSigDiff``) for the Kendall variants ``"b"``, ``"23"`` and ``"acc23"``:
+    each run swaps, item pair by item pair with probability 1/2, the two metrics' verdicts,
+    each under its own tie threshold (``epsilon1``, ``epsilon2``; ``None`` calibrates it as
+    :func:`tie_calibration` does on all pairs). Draws and early stopping as
+    :func:`permutation_sig_diff`."""
+    h, m1, num_sys = _packed(human, metric1)
+    _, m2, _ = _packed(human, metric2)
+    p, delta, used = _hauser.pairwise_permutation_sig_diff(
+        h, m1, m2, num_sys, variant, grouping, epsilon1, epsilon2, k, seed, block_size, early_min,
+        early_max, replace_nans_with_zeros,
+    )
+    eps = "calibrated" if epsilon1 is None and epsilon2 is None else f"{epsilon1}/{epsilon2}"
+    fields: Dict[str, Any] = {"variant": variant, "grouping": grouping, "epsilons": eps}
+    fields.update(_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    return PermSigDiffResult(p, delta, used, _signature("pairwise_permutation_sig_diff|test:pairs", **fields))
+
+
+def perm_both_matrix(
+    human: Any,
+    metrics: Any,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    k: int = 1000,
+    seed: int = 0,
+    block_size: int = 1000,
+    early_min: float = 0.02,
+    early_max: float = 0.5,
+    replace_nans_with_zeros: bool = False,
+    variant: Optional[str] = None,
+    epsilon: float = 0.0,
+) -> SigMatrixResult:
+    """The PERM-BOTH p-value matrix of several metrics (mt-metrics-eval's ``ComputeSigMatrix``):
+    ``metrics`` is a metrics x systems x segments array (or a list of segment matrices), ordered
+    best first; ``pvalues[i, j]``, ``j > i``, is :func:`permutation_sig_diff` of ``metrics[j]``
+    (``metric1``) against ``metrics[i]`` (``metric2``) with the same settings, every pair on the
+    same draws (as each starts from ``np.random.seed(seed)``); NaN elsewhere. Feed it to
+    :func:`significance_clusters`. Pairs run in parallel."""
+    h, m, n, num_sys = _stacked(human, metrics)
+    rows = _hauser.perm_both_matrix(
+        h, m, n, num_sys, correlation, variant, epsilon, grouping, k, seed, block_size, early_min,
+        early_max, replace_nans_with_zeros,
+    )
+    fields = _corr_fields(correlation, variant, epsilon)
+    fields.update(grouping=grouping, **_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    return SigMatrixResult(
+        _p_matrix(rows, n), np.empty(0, dtype=np.float64), _signature("perm_both_matrix|test:perm-both", **fields)
+    )
+
+
+def pairwise_permutation_matrix(
+    human: Any,
+    metrics: Any,
+    variant: str = "acc23",
+    grouping: str = "item",
+    epsilons: Optional[Numbers] = None,
+    k: int = 1000,
+    seed: int = 0,
+    block_size: int = 1000,
+    early_min: float = 0.02,
+    early_max: float = 0.5,
+    replace_nans_with_zeros: bool = False,
+) -> SigMatrixResult:
+    """The pair-swapping p-value matrix (``variant`` ``"23"`` or ``"acc23"``: acc_eq with
+    ``grouping="none"``, acc*_eq with ``"item"``) of several metrics, as
+    :func:`perm_both_matrix`: ``pvalues[i, j]``, ``j > i``, is
+    :func:`pairwise_permutation_sig_diff` of ``metrics[j]`` against ``metrics[i]`` with
+    thresholds ``(epsilons[j], epsilons[i])``. ``epsilons=None`` calibrates each metric's
+    threshold on all pairs (:func:`tie_calibration`); the thresholds used come back in
+    ``epsilons``."""
+    h, m, n, num_sys = _stacked(human, metrics)
+    eps_in = None if epsilons is None else [float(e) for e in epsilons]
+    rows, eps = _hauser.pairwise_permutation_matrix(
+        h, m, n, num_sys, variant, grouping, eps_in, k, seed, block_size, early_min, early_max,
+        replace_nans_with_zeros,
+    )
+    fields: Dict[str, Any] = {
+        "variant": variant,
+        "grouping": grouping,
+        "epsilons": "calibrated" if epsilons is None else "given",
+    }
+    fields.update(_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    return SigMatrixResult(
+        _p_matrix(rows, n),
+        np.asarray(eps, dtype=np.float64),
+        _signature("pairwise_permutation_matrix|test:pairs", **fields),
+    )
