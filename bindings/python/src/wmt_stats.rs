@@ -10,10 +10,11 @@ use pyo3::types::PyBytes;
 
 use figlang_metrics::stats::{
     self, AverageOptions, BootstrapConfig, Grouping, KendallVariant, PackedScores, PairSampling,
-    PermSigDiffConfig, StatsResult, TauVariant,
+    PermSigDiffConfig, StatsError, StatsResult, TauVariant,
 };
 
 use crate::errors::{self, value_error};
+use crate::interrupt::{self, Cancel};
 use crate::texts::floats;
 
 fn variant(name: &str) -> PyResult<KendallVariant> {
@@ -81,6 +82,17 @@ impl Corr {
                 "unknown correlation {other:?} (pearson, spearman, kendall, kendall_variants)"
             ))),
         }
+    }
+
+    /// [`Corr::call`] that fails with `Cancelled` once the caller pressed Ctrl-C: the grouped
+    /// statistics call it per group, so a long test stops within one run.
+    fn call_or_stop(self, cancel: &Cancel, h: &[f64], m: &[f64]) -> StatsResult<f64> {
+        if cancel.cancelled() {
+            return Err(StatsError::Cancelled {
+                what: "hauser.stats",
+            });
+        }
+        self.call(h, m)
     }
 
     fn call(self, h: &[f64], m: &[f64]) -> StatsResult<f64> {
@@ -294,30 +306,39 @@ pub(crate) fn bootstrap_average_correlation(
         seed,
         level,
     };
-    let iv = py
-        .detach(|| {
-            let scores = PackedScores::new(&h, &m, num_sys)?;
-            let ni = scores.num_items();
-            let estimate = stats::average_correlation(&scores, g, options, |h, m| c.call(h, m))?;
-            // A resample: each item's column repeated as often as it was drawn. A correlation
-            // error (there is none on valid packed scores) counts as an undefined statistic.
-            let stat = |w: &[f64]| -> Vec<f64> {
-                let (mut rh, mut rm) = (Vec::with_capacity(h.len()), Vec::with_capacity(h.len()));
-                for s in 0..num_sys {
-                    for (i, &wi) in w.iter().enumerate() {
-                        for _ in 0..(wi as usize) {
-                            rh.push(h[s * ni + i]);
-                            rm.push(m[s * ni + i]);
-                        }
+    let iv = interrupt::run(py, true, move |cancel| {
+        let scores = PackedScores::new(&h, &m, num_sys)?;
+        let ni = scores.num_items();
+        let estimate = stats::average_correlation(&scores, g, options, |h, m| c.call(h, m))?;
+        // A resample: each item's column repeated as often as it was drawn. A correlation
+        // error (there is none on valid packed scores) counts as an undefined statistic; after
+        // Ctrl-C the remaining resamples are skipped and the result dropped.
+        let stat = |w: &[f64]| -> Vec<f64> {
+            if cancel.cancelled() {
+                return vec![f64::NAN];
+            }
+            let (mut rh, mut rm) = (Vec::with_capacity(h.len()), Vec::with_capacity(h.len()));
+            for s in 0..num_sys {
+                for (i, &wi) in w.iter().enumerate() {
+                    for _ in 0..(wi as usize) {
+                        rh.push(h[s * ni + i]);
+                        rm.push(m[s * ni + i]);
                     }
                 }
-                let value = PackedScores::new(&rh, &rm, num_sys)
-                    .and_then(|r| stats::average_correlation(&r, g, options, |h, m| c.call(h, m)));
-                vec![value.map_or(f64::NAN, |v| v.value)]
-            };
-            stats::bootstrap_items(ni, &[estimate.value], &config, stat)
-        })
-        .map_err(errors::stats)?;
+            }
+            let value = PackedScores::new(&rh, &rm, num_sys)
+                .and_then(|r| stats::average_correlation(&r, g, options, |h, m| c.call(h, m)));
+            vec![value.map_or(f64::NAN, |v| v.value)]
+        };
+        let iv = stats::bootstrap_items(ni, &[estimate.value], &config, stat)?;
+        if cancel.cancelled() {
+            return Err(StatsError::Cancelled {
+                what: "hauser.stats",
+            });
+        }
+        Ok(iv)
+    })?
+    .map_err(errors::stats)?;
     let b = iv[0];
     Ok((b.estimate, b.low, b.high, b.valid))
 }
@@ -360,13 +381,14 @@ pub(crate) fn permutation_sig_diff(
         early_max,
         replace_nans_with_zeros,
     );
-    let r = py
-        .detach(|| {
-            let first = PackedScores::new(&h, &m1, num_sys)?;
-            let second = PackedScores::new(&h, &m2, num_sys)?;
-            stats::permutation_sig_diff(&first, &second, g, &config, |h, m| c.call(h, m))
+    let r = interrupt::run(py, true, move |cancel| {
+        let first = PackedScores::new(&h, &m1, num_sys)?;
+        let second = PackedScores::new(&h, &m2, num_sys)?;
+        stats::permutation_sig_diff(&first, &second, g, &config, |h, m| {
+            c.call_or_stop(cancel, h, m)
         })
-        .map_err(errors::stats)?;
+    })?
+    .map_err(errors::stats)?;
     Ok((r.p_value, r.delta, r.resamples_used))
 }
 
@@ -405,20 +427,13 @@ pub(crate) fn pairwise_permutation_sig_diff(
         early_max,
         replace_nans_with_zeros,
     );
-    let r = py
-        .detach(|| {
-            let first = PackedScores::new(&h, &m1, num_sys)?;
-            let second = PackedScores::new(&h, &m2, num_sys)?;
-            stats::pairwise_permutation_sig_diff(
-                &first,
-                &second,
-                g,
-                v,
-                (epsilon1, epsilon2),
-                &config,
-            )
-        })
-        .map_err(errors::stats)?;
+    // No correlation callback to stop it: on Ctrl-C it finishes in the background.
+    let r = interrupt::run(py, true, move |_| {
+        let first = PackedScores::new(&h, &m1, num_sys)?;
+        let second = PackedScores::new(&h, &m2, num_sys)?;
+        stats::pairwise_permutation_sig_diff(&first, &second, g, v, (epsilon1, epsilon2), &config)
+    })?
+    .map_err(errors::stats)?;
     Ok((r.p_value, r.delta, r.resamples_used))
 }
 
@@ -458,13 +473,13 @@ pub(crate) fn perm_both_matrix(
         early_max,
         replace_nans_with_zeros,
     );
-    py.detach(|| {
+    interrupt::run(py, true, move |cancel| {
         let packed = rows
             .iter()
             .map(|m| PackedScores::new(&h, m, num_sys))
             .collect::<StatsResult<Vec<_>>>()?;
-        stats::perm_both_matrix(&packed, g, &config, |h, m| c.call(h, m))
-    })
+        stats::perm_both_matrix(&packed, g, &config, |h, m| c.call_or_stop(cancel, h, m))
+    })?
     .map_err(errors::stats)
 }
 
@@ -501,7 +516,8 @@ pub(crate) fn pairwise_permutation_matrix(
         early_max,
         replace_nans_with_zeros,
     );
-    py.detach(|| {
+    // No correlation callback to stop it: on Ctrl-C it finishes in the background.
+    interrupt::run(py, true, move |_| {
         let packed = rows
             .iter()
             .map(|m| PackedScores::new(&h, m, num_sys))
@@ -515,7 +531,7 @@ pub(crate) fn pairwise_permutation_matrix(
         };
         let p = stats::pairwise_permutation_matrix(&packed, g, v, &eps, &config)?;
         Ok((p, eps))
-    })
+    })?
     .map_err(errors::stats)
 }
 

@@ -133,8 +133,10 @@ def _interrupt_after(seconds: float) -> threading.Timer:
         lambda: S.permutation_test(np.arange(60.0), np.arange(60.0) % 7, n_resamples=10**9),
         lambda: S.meta_eval({"system": [f"s{i % 8}" for i in range(4000)], "segment": [str(i // 8) for i in range(4000)],
                              "human": np.arange(4000.0) % 5, "metric": np.arange(4000.0) % 3}, bootstrap=10**8),
+        lambda: S.permutation_sig_diff(np.arange(60.0).reshape(2, 30), np.arange(60.0).reshape(2, 30) % 7,
+                                       np.arange(60.0).reshape(2, 30) % 5, k=10**9, block_size=10**9),
     ],
-    ids=["chrf", "permutation", "bootstrap"],
+    ids=["chrf", "permutation", "bootstrap", "perm-both"],
 )
 def test_ctrl_c_stops_long_calls(call):
     # Python's own Ctrl-C handler, even where the runner was started with SIGINT ignored (a
