@@ -216,10 +216,11 @@ struct BleuScratch {
     interner: Interner,
     /// Per token: its interned id + 1; 0 for a hypothesis token that no reference has.
     ids: Vec<u32>,
-    /// The references' n-grams.
+    /// The references' n-grams of order 2 and above.
     table: KeyTable<u64>,
-    /// Per distinct reference n-gram: its count in the current reference, and its largest
-    /// count over the references (one reference: the count, in the first place).
+    /// Per distinct reference unigram (by token id), then per distinct longer n-gram (by table
+    /// id): its count in the current reference, and its largest count over the references (one
+    /// reference: the count, in the first place).
     counts: Vec<[u32; 2]>,
 }
 
@@ -389,23 +390,30 @@ impl SacreBleu {
                 .iter()
                 .map(|&(a, b)| interner.get(bytes, a, b).map_or(0, |v| v + 1)),
         );
-        table.reset(ref_end * max_n);
+        // Unigrams are counted by token id, the first `n_uni` places of `counts` (a token's id
+        // is its place among the references' distinct tokens): no hashing for the most frequent
+        // lookups. Longer n-grams go through the table, their counts after the unigrams'.
+        let n_uni = interner.len();
+        table.reset(ref_end * (max_n - 1));
         counts.clear();
+        counts.resize(n_uni, [0, 0]);
         let hyp_len = ids.len() - ref_end;
         let single = n_refs == 1;
         let mut closest: Option<(usize, usize)> = None;
         let mut start = 0;
         for &end in &side_ends[..n_refs] {
             let toks = &ids[start..end];
-            for i in 0..toks.len() {
-                let mut key = 0u64;
-                for &t in toks[i..].iter().take(max_n) {
-                    key = (key << 16) | u64::from(t);
+            for (i, &t) in toks.iter().enumerate() {
+                // Reference tokens are interned: ids from 1.
+                counts[t as usize - 1][0] += 1;
+                let mut key = u64::from(t);
+                for &u in toks[i + 1..].iter().take(max_n - 1) {
+                    key = (key << 16) | u64::from(u);
                     let (id, new) = table.id(key);
                     if new {
                         counts.push([0, 0]);
                     }
-                    counts[id][0] += 1;
+                    counts[n_uni + id][0] += 1;
                 }
             }
             if !single {
@@ -425,20 +433,29 @@ impl SacreBleu {
         let left = usize::from(!single);
         let mut correct = [0usize; FAST_MAX_ORDER];
         let toks = &ids[ref_end..];
-        for i in 0..toks.len() {
-            let mut key = 0u64;
-            for (n, &t) in toks[i..].iter().take(max_n).enumerate() {
-                if t == 0 {
+        for (i, &t) in toks.iter().enumerate() {
+            // 0: a token no reference has, so no n-gram from here matches.
+            if t == 0 {
+                continue;
+            }
+            let c = &mut counts[t as usize - 1][left];
+            if *c > 0 {
+                *c -= 1;
+                correct[0] += 1;
+            }
+            let mut key = u64::from(t);
+            for (n, &u) in toks[i + 1..].iter().take(max_n - 1).enumerate() {
+                if u == 0 {
                     break;
                 }
-                key = (key << 16) | u64::from(t);
+                key = (key << 16) | u64::from(u);
                 let Some(id) = table.get(key) else {
                     break;
                 };
-                let c = &mut counts[id][left];
+                let c = &mut counts[n_uni + id][left];
                 if *c > 0 {
                     *c -= 1;
-                    correct[n] += 1;
+                    correct[n + 1] += 1;
                 }
             }
         }
