@@ -159,11 +159,8 @@ pub fn pairwise_permutation_sig_diff(
         used = run;
         if c2 - c1 >= delta {
             hits += 1;
-            if run % config.block_size == 0 {
-                let p = hits as f64 / run as f64;
-                if p < config.early_min || p > config.early_max {
-                    break;
-                }
+            if config.stops_early(hits, run) {
+                break;
             }
         }
     }

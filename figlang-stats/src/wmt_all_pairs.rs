@@ -204,11 +204,8 @@ pub fn perm_both_pearson_matrix(
                 if c2 - c1 >= delta {
                     hits += 1;
                 }
-                if run % config.block_size == 0 {
-                    let p = hits as f64 / run as f64;
-                    if p < config.early_min || p > config.early_max {
-                        break;
-                    }
+                if config.stops_early(hits, run) {
+                    break;
                 }
             }
             hits as f64 / used as f64
@@ -562,11 +559,8 @@ fn matrix(
                 used = run;
                 if c2 - c1 >= delta {
                     hits += 1;
-                    if run % config.block_size == 0 {
-                        let p = hits as f64 / run as f64;
-                        if p < config.early_min || p > config.early_max {
-                            break;
-                        }
+                    if config.stops_early(hits, run) {
+                        break;
                     }
                 }
             }

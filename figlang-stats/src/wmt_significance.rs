@@ -27,6 +27,17 @@ pub struct PermSigDiffConfig {
 }
 
 impl PermSigDiffConfig {
+    /// mt-metrics-eval's early stop after `run` runs of which `hits` reached the observed
+    /// difference: at a block boundary, a p-value below `early_min` or above `early_max`.
+    /// Where the check stands is each test's own, as in the reference: PERM-BOTH checks after
+    /// every run, pair swapping only after a run that counted.
+    pub(crate) fn stops_early(&self, hits: usize, run: usize) -> bool {
+        run.is_multiple_of(self.block_size) && {
+            let p = hits as f64 / run as f64;
+            p < self.early_min || p > self.early_max
+        }
+    }
+
     /// mt-metrics-eval's defaults with the given seed.
     pub fn new(seed: u32) -> Self {
         Self {
@@ -141,11 +152,8 @@ where
             hits += 1;
         }
         used = run;
-        if run % config.block_size == 0 {
-            let p = hits as f64 / run as f64;
-            if p < config.early_min || p > config.early_max {
-                break;
-            }
+        if config.stops_early(hits, run) {
+            break;
         }
     }
     Ok(PermSigDiff {
