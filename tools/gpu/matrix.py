@@ -16,7 +16,7 @@ it drives the binary given by --hauser or $HAUSER_BIN and reads the fixtures of 
 in (or --repo). Nothing here needs a GPU: `--device cpu` checks the harness itself (f16/bf16 are then
 refused by the CLI and recorded as such).
 
-    python3 tools/gpu/matrix.py --hauser target/debug/hauser --device cpu --out /tmp/matrix.json
+    python3 tools/gpu/matrix.py --hauser target/debug/hauser --device cpu --out "$(mktemp -d)/matrix.json"
     python3 tools/gpu/matrix.py --hauser gpu/hauser            # $OUT/matrix.json, --device cuda
     python3 tools/gpu/matrix.py --list                         # the heads and their commands
 """
