@@ -3,8 +3,8 @@
 /// How inputs are grouped into batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Batching {
-    /// Inputs per forward pass (candle's padded path); the packed CPU kernels take
-    /// `batch_size * 64` tokens per pass instead (see [`Batching::packed_plan`]).
+    /// Inputs per forward pass (candle's padded path); the packed CPU kernels take at most
+    /// about `batch_size * 64` tokens per pass instead (see [`Batching::packed_plan_for`]).
     pub batch_size: usize,
     /// Sort by length before batching (padding only to similar lengths); `false` batches in
     /// input order (naive padding), kept for benchmarks. Candle's padded path only: the packed
@@ -39,29 +39,72 @@ impl Batching {
 /// Tokens per packed batch for each unit of `batch_size` (32 inputs -> 2,048 tokens).
 pub(crate) const PACKED_TOKENS_PER_INPUT: usize = 64;
 
+/// Batches each thread should get when a run is short, so that rayon's work stealing evens
+/// out what is left when one thread finishes first.
+const BATCHES_PER_THREAD: usize = 4;
+
+/// Tokens below which a batch is not split further for balance: smaller products lose more to
+/// the kernel's edges than an idle thread costs.
+const MIN_BALANCED_TOKENS: usize = 512;
+
 impl Batching {
-    /// Batches for the packed CPU kernels, which do not pad: consecutive inputs in input order
-    /// until the batch holds `batch_size * 64` tokens, so every matrix product has about the
-    /// same, large number of rows (sorting by length would only make short-input batches
-    /// small). A batch always holds at least one input.
+    /// Batches for the packed CPU kernels on rayon's current thread count (see
+    /// [`Self::packed_plan_for`]).
     pub fn packed_plan(&self, lengths: &[usize]) -> Vec<Vec<usize>> {
+        self.packed_plan_for(lengths, rayon::current_num_threads())
+    }
+
+    /// Batches for the packed CPU kernels, which do not pad: consecutive inputs in input order,
+    /// cut into batches of about the same number of tokens, at most about `batch_size * 64`
+    /// each, so that every matrix product has about the same, large number of rows (sorting by
+    /// length would only make short-input batches small). The number of batches is a multiple
+    /// of `threads` and, when the input holds enough tokens (512 a batch), at least four per
+    /// thread: a short run of four 2,048-token batches on two threads otherwise left one thread
+    /// idle for most of its last batch. A batch always holds at least one input.
+    ///
+    /// The plan depends on the thread count, the results do not: every kernel computes a
+    /// token's values in the same order whatever else its batch holds (tested on every packed
+    /// architecture against plans of other sizes and thread counts).
+    pub fn packed_plan_for(&self, lengths: &[usize], threads: usize) -> Vec<Vec<usize>> {
+        if lengths.is_empty() {
+            return Vec::new();
+        }
         let budget = self
             .batch_size
             .max(1)
             .saturating_mul(PACKED_TOKENS_PER_INPUT);
-        let mut plan = Vec::new();
-        let mut batch = Vec::new();
-        let mut tokens = 0;
+        let threads = threads.max(1);
+        let total: usize = lengths.iter().sum();
+        let by_budget = total.div_ceil(budget).max(1);
+        let for_balance = threads
+            .saturating_mul(BATCHES_PER_THREAD)
+            .min(total / MIN_BALANCED_TOKENS)
+            .max(1);
+        let wanted = by_budget
+            .max(for_balance)
+            .div_ceil(threads)
+            .saturating_mul(threads)
+            .min(lengths.len());
+        // Input i goes to the batch its middle token falls in when the run's tokens are cut
+        // into `wanted` equal shares; the cut is monotone, so batches stay in input order.
+        let mut plan: Vec<Vec<usize>> = Vec::new();
+        let mut before = 0u128;
+        let mut current = usize::MAX;
         for (i, &n) in lengths.iter().enumerate() {
-            if !batch.is_empty() && tokens + n > budget {
-                plan.push(std::mem::take(&mut batch));
-                tokens = 0;
+            let middle = 2 * before + n as u128;
+            let slot = if total == 0 {
+                0
+            } else {
+                (middle * wanted as u128 / (2 * total as u128)) as usize
+            };
+            if slot != current || plan.is_empty() {
+                plan.push(Vec::new());
+                current = slot;
             }
-            batch.push(i);
-            tokens += n;
-        }
-        if !batch.is_empty() {
-            plan.push(batch);
+            if let Some(batch) = plan.last_mut() {
+                batch.push(i);
+            }
+            before += n as u128;
         }
         plan
     }
@@ -130,17 +173,38 @@ mod tests {
     }
 
     #[test]
-    fn packed_plan_fills_token_budgets_in_input_order() {
-        // batch_size 1 -> 64 tokens per batch.
+    fn packed_plan_cuts_equal_token_shares_in_input_order() {
+        // batch_size 1 -> about 64 tokens per batch: 293 tokens cut into 5 equal shares, each
+        // input in the share of its middle token (the 100-token one leaves a share empty).
         let b = Batching {
             batch_size: 1,
             bucketed: true,
         };
-        let plan = b.packed_plan(&[30, 30, 5, 100, 64, 1, 63]);
+        let lengths = [30, 30, 5, 100, 64, 1, 63];
         assert_eq!(
-            plan,
-            vec![vec![0, 1], vec![2], vec![3], vec![4], vec![5, 6]]
+            b.packed_plan_for(&lengths, 1),
+            vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6]]
         );
-        assert!(b.packed_plan(&[]).is_empty());
+        for threads in [1, 2, 3, 8] {
+            let plan = b.packed_plan_for(&lengths, threads);
+            let flat: Vec<usize> = plan.concat();
+            assert_eq!(flat, (0..lengths.len()).collect::<Vec<_>>(), "{threads}");
+            assert!(plan.iter().all(|p| !p.is_empty()));
+        }
+        // A short run is cut into four batches per thread once it has 512 tokens a batch.
+        let short = vec![50; 100];
+        let b32 = Batching {
+            batch_size: 32,
+            bucketed: true,
+        };
+        assert_eq!(b32.packed_plan_for(&short, 1).len(), 4);
+        let two = b32.packed_plan_for(&short, 2);
+        assert_eq!(two.len(), 8);
+        assert!(two.iter().all(|p| p.len() == 12 || p.len() == 13));
+        // A long run keeps the budget (2,048 tokens here), rounded to a multiple of threads.
+        let long = vec![50; 1000];
+        assert_eq!(b32.packed_plan_for(&long, 2).len(), 26);
+        assert!(b.packed_plan_for(&[], 2).is_empty());
+        assert_eq!(b.packed_plan_for(&[0, 0], 2), vec![vec![0, 1]]);
     }
 }

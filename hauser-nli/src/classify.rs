@@ -159,7 +159,7 @@ impl SequenceClassifier {
         let h = self.model.config.hidden_size;
         let rows = self
             .model
-            .layer_rows(encs, self.model.exposed_layers() - 1)?;
+            .layer_rows(encs, self.model.exposed_layers() - 1, true)?;
         let mut cls = Vec::with_capacity(rows.len() * h);
         for r in &rows {
             match r.get(..h) {

@@ -99,7 +99,7 @@ impl Embedder {
         let inputs: Vec<_> = texts.iter().map(|t| (*t, None)).collect();
         let (encs, truncated) = self.model.encode_all(&inputs)?;
         let h = self.model.config.hidden_size;
-        let rows = self.model.layer_rows(&encs, li)?;
+        let rows = self.model.layer_rows(&encs, li, false)?;
         let vectors = rows
             .iter()
             .map(|r| {
@@ -129,7 +129,7 @@ impl Embedder {
         let h = self.model.config.hidden_size;
         let states = self
             .model
-            .layer_rows(&encs, li)?
+            .layer_rows(&encs, li, false)?
             .into_iter()
             .map(|r| r.chunks_exact(h).map(<[f32]>::to_vec).collect())
             .collect();

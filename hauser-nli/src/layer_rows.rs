@@ -20,7 +20,16 @@ impl TransformerModel {
     ///
     /// Non-finite values in the real (unpadded) tokens of a layer up to `layer` are
     /// [`NliError::NonFinite`] naming the first such layer.
-    pub(crate) fn layer_rows(&self, encs: &[Encoded], layer: usize) -> Result<Vec<Vec<f32>>> {
+    ///
+    /// With `first_only` the caller reads only each input's first row (`hidden` values): the
+    /// packed kernels may then compute nothing else of layer `layer` and return that row
+    /// alone (see `PackedEncoder::forward_visit`); candle's path returns every row.
+    pub(crate) fn layer_rows(
+        &self,
+        encs: &[Encoded],
+        layer: usize,
+        first_only: bool,
+    ) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
         if let Some(packed) = self.engines.packed() {
@@ -32,7 +41,7 @@ impl TransformerModel {
                         type_ids: &encs[i].type_ids,
                     })
                     .collect();
-                packed.forward(&seqs, layer)
+                packed.forward(&seqs, layer, first_only)
             });
         }
         let e = infer_err(&name);
@@ -61,7 +70,9 @@ impl TransformerModel {
     /// For every input, in input order: `fold(layer, rows, acc)` called on its hidden states
     /// of each layer `0..=upto` in turn (`rows` is `ids.len() * hidden` values, `acc` is
     /// `acc_len(ids.len())` values that start at zero and are returned). Only one layer of a batch is held at a time on
-    /// the packed path, which is what a scalar mix over all layers (COMET) needs.
+    /// the packed path, which is what a scalar mix over all layers (COMET) needs. With
+    /// `first_only`, `fold` reads only the first row of layer `upto`, which may then be all it
+    /// gets (as [`Self::layer_rows`]).
     ///
     /// # Errors
     /// As [`Self::layer_rows`].
@@ -69,6 +80,7 @@ impl TransformerModel {
         &self,
         encs: &[Encoded],
         upto: usize,
+        first_only: bool,
         acc_len: &(dyn Fn(usize) -> usize + Sync),
         fold: &LayerFold<'_>,
     ) -> Result<Vec<Vec<f32>>> {
@@ -89,7 +101,9 @@ impl TransformerModel {
                     })
                     .collect();
                 let mut acc = zeros(idx);
-                packed.forward_visit(&seqs, upto, &mut |l, i, rows| fold(l, rows, &mut acc[i]))?;
+                packed.forward_visit(&seqs, upto, first_only, &mut |l, i, rows| {
+                    fold(l, rows, &mut acc[i])
+                })?;
                 Ok(acc)
             });
         }
@@ -136,5 +150,83 @@ impl TransformerModel {
                 .any(|(seq, &n)| seq.iter().take(n).any(|row| !all_finite(row)))
         });
         NliError::NonFinite { model: name, layer }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Batching, LoadOptions, ModelSource};
+
+    /// The first rows of the last layer computed alone equal those of the whole layer, bit for
+    /// bit, on every post-LayerNorm packed layout (BERT, RoBERTa, XLM-R, DistilBERT, BLEURT's
+    /// BERT and RemBERT layouts); the pre-LayerNorm XL layout keeps its whole last layer and
+    /// must give the same first rows too. Batch plans of several sizes and thread counts
+    /// give the same rows as well.
+    #[test]
+    fn first_rows_alone_equal_the_whole_layer() {
+        let texts = [
+            "The night was as dark as a cave.",
+            "ok",
+            "",
+            "He ran faster than the wind across the open field, and nobody could catch him.",
+            "Unicode: naïve café – ünïcödé!",
+        ];
+        let inputs: Vec<(&str, Option<&str>)> = texts
+            .iter()
+            .cycle()
+            .take(23)
+            .enumerate()
+            .map(|(i, t)| (*t, (i % 3 == 0).then_some("a second sentence")))
+            .collect();
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for arch in [
+            "bert",
+            "roberta",
+            "xlm-roberta",
+            "distilbert",
+            "bleurt",
+            "bleurt-20",
+            "comet-unified/encoder-xl",
+        ] {
+            let mut rows_of = Vec::new();
+            for (batch_size, threads) in [(1, 1), (2, 2), (32, 3)] {
+                let opts = LoadOptions {
+                    batching: Batching {
+                        batch_size,
+                        bucketed: true,
+                    },
+                    ..LoadOptions::default()
+                };
+                let source = ModelSource::Dir(base.join(arch));
+                let (model, _, _) = TransformerModel::load(&source, &opts, "test").expect(arch);
+                assert!(model.engines.packed().is_some(), "{arch}: not packed");
+                let h = model.config.hidden_size;
+                let (encs, _) = model.encode_all(&inputs).expect(arch);
+                let last = model.exposed_layers() - 1;
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("pool");
+                let (full, first) = pool.install(|| {
+                    (
+                        model.layer_rows(&encs, last, false).expect(arch),
+                        model.layer_rows(&encs, last, true).expect(arch),
+                    )
+                });
+                for (i, (f, o)) in full.iter().zip(&first).enumerate() {
+                    assert_eq!(
+                        &f[..h.min(f.len())],
+                        &o[..h.min(o.len())],
+                        "{arch} input {i}"
+                    );
+                }
+                rows_of.push(first);
+            }
+            assert!(
+                rows_of.windows(2).all(|w| w[0] == w[1]),
+                "{arch}: plans differ"
+            );
+        }
     }
 }

@@ -176,7 +176,7 @@ impl MaskedLm {
         }
         let rows = self
             .model
-            .layer_rows(&encs, self.model.exposed_layers() - 1)?;
+            .layer_rows(&encs, self.model.exposed_layers() - 1, false)?;
         let h = self.model.config.hidden_size;
         let mut gathered = Vec::new();
         for (r, at) in rows.iter().zip(&positions) {

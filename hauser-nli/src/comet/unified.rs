@@ -223,9 +223,15 @@ impl CometModel {
         };
         let with_words = word.is_some();
         let acc_len = move |n: usize| h + if with_words { n * h } else { 0 };
+        // Without a word head, nothing but the first token of layer `upto` is read (the mix
+        // adds first rows only unless it normalises over whole sentences), so the encoder may
+        // compute only that token there.
+        let first_only = !with_words && mix.is_none_or(|m| !m.layer_norm);
         let mut out = Vec::with_capacity(seqs.len());
         for chunk in seqs.chunks(super::CHUNK) {
-            let states = self.encoder.fold_layers(chunk, upto, &acc_len, &fold)?;
+            let states = self
+                .encoder
+                .fold_layers(chunk, upto, first_only, &acc_len, &fold)?;
             let cls: Vec<f32> = states.iter().flat_map(|s| s[..h].to_vec()).collect();
             let scores = self.estimate(cls, chunk.len())?;
             for (s, score) in states.iter().zip(scores) {

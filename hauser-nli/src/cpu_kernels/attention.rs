@@ -41,22 +41,102 @@ pub(crate) fn attention_with(
     ctx: &mut [f32],
     scores: &mut [f32],
 ) -> Result<(), GemmError> {
+    attend(
+        lens,
+        hidden,
+        heads,
+        scale,
+        causal,
+        bias,
+        &|len| len,
+        qkv,
+        ctx,
+        scores,
+    )
+}
+
+/// Attention of the first [`first_query_rows`] queries of every sequence only (a head that
+/// reads the first token of the last layer needs no other row), into `ctx` laid out with those
+/// rows end to end. Each row equals the full attention's bit for bit.
+pub(crate) fn attention_first_rows(
+    lens: impl Iterator<Item = usize>,
+    hidden: usize,
+    heads: usize,
+    qkv: &[f32],
+    ctx: &mut [f32],
+    scores: &mut [f32],
+) -> Result<(), GemmError> {
+    let scale = 1.0 / ((hidden / heads) as f32).sqrt();
+    attend(
+        lens,
+        hidden,
+        heads,
+        scale,
+        false,
+        None,
+        &first_query_rows,
+        qkv,
+        ctx,
+        scores,
+    )
+}
+
+/// The rows of a sequence of `len` tokens that a layer computed for its first token keeps
+/// (the first two: a one-row product would take the `gemm` crate's matrix-vector path, whose
+/// summation order differs from its kernels').
+pub(crate) fn first_rows(len: usize) -> usize {
+    len.min(2)
+}
+
+/// The queries [`attention_first_rows`] computes for a sequence of `len` tokens: at least
+/// [`first_rows`], and enough that the score product takes the same `gemm` path as the whole
+/// `len x len` one. `gemm` computes products of at most 256 outputs whose left operand is
+/// row-major and right operand column-major (queries times transposed keys) with horizontal
+/// dot-product kernels of another summation order; the whole product uses them exactly when
+/// `len <= 16`.
+pub(crate) fn first_query_rows(len: usize) -> usize {
+    if len <= 16 {
+        first_rows(len)
+    } else {
+        (256 / len + 1).clamp(first_rows(len), len)
+    }
+}
+
+/// The attention of [`attention_with`] for the first `queries(len)` queries of each sequence
+/// (all its keys), their context rows end to end in `ctx`.
+#[allow(clippy::too_many_arguments)]
+fn attend(
+    lens: impl Iterator<Item = usize>,
+    hidden: usize,
+    heads: usize,
+    scale: f32,
+    causal: bool,
+    bias: Option<ScoreBias<'_>>,
+    queries: &dyn Fn(usize) -> usize,
+    qkv: &[f32],
+    ctx: &mut [f32],
+    scores: &mut [f32],
+) -> Result<(), GemmError> {
     let h = hidden;
     let d = h / heads;
     let mut r0 = 0;
+    let mut c0 = 0;
     for len in lens {
         if len == 0 {
             continue;
         }
-        let scores = &mut scores[..len * len];
+        let nq = queries(len);
+        // The bias callback fills whole `len x len` score matrices.
+        debug_assert!(bias.is_none() || nq == len);
+        let scores = &mut scores[..nq * len];
         for head in 0..heads {
             let q = r0 * 3 * h + head * d;
             let k = q + h;
             let v = q + 2 * h;
             // Rows of one head's queries, keys or values (`len x d`, row stride 3h), or their
             // transpose.
-            let part = |off: usize, transposed: bool| {
-                let (rows, cols) = if transposed { (d, len) } else { (len, d) };
+            let part = |off: usize, transposed: bool, rows: usize| {
+                let (rows, cols) = if transposed { (d, rows) } else { (rows, d) };
                 let (row_stride, col_stride) = if transposed { (1, 3 * h) } else { (3 * h, 1) };
                 View {
                     data: &qkv[off..],
@@ -66,7 +146,14 @@ pub(crate) fn attention_with(
                     col_stride,
                 }
             };
-            matmul(scores, len, part(q, false), part(k, true), scale, false)?;
+            matmul(
+                scores,
+                len,
+                part(q, false, nq),
+                part(k, true, len),
+                scale,
+                false,
+            )?;
             if let Some(add) = bias {
                 add(head, len, scores);
             }
@@ -79,15 +166,16 @@ pub(crate) fn attention_with(
                 softmax_rows(scores, len);
             }
             matmul(
-                &mut ctx[r0 * h + head * d..],
+                &mut ctx[c0 * h + head * d..],
                 h,
-                View::dense(scores, len, len),
-                part(v, false),
+                View::dense(scores, nq, len),
+                part(v, false, len),
                 1.0,
                 false,
             )?;
         }
         r0 += len;
+        c0 += nq;
     }
     Ok(())
 }
