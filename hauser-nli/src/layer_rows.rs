@@ -22,7 +22,7 @@ impl TransformerModel {
     /// [`NliError::NonFinite`] naming the first such layer.
     ///
     /// With `first_only` the caller reads only each input's first row (`hidden` values): the
-    /// packed kernels may then compute nothing else of layer `layer` and return that row
+    /// packed kernels may then compute little else of layer `layer` and return that row
     /// alone (see `PackedEncoder::forward_visit`); candle's path returns every row.
     pub(crate) fn layer_rows(
         &self,
@@ -41,7 +41,8 @@ impl TransformerModel {
                         type_ids: &encs[i].type_ids,
                     })
                     .collect();
-                packed.forward(&seqs, layer, first_only)
+                let lead = first_only.then(|| vec![1; idx.len()]);
+                packed.forward(&seqs, layer, lead.as_deref())
             });
         }
         let e = infer_err(&name);
@@ -69,10 +70,11 @@ impl TransformerModel {
 
     /// For every input, in input order: `fold(layer, rows, acc)` called on its hidden states
     /// of each layer `0..=upto` in turn (`rows` is `ids.len() * hidden` values, `acc` is
-    /// `acc_len(ids.len())` values that start at zero and are returned). Only one layer of a batch is held at a time on
-    /// the packed path, which is what a scalar mix over all layers (COMET) needs. With
-    /// `first_only`, `fold` reads only the first row of layer `upto`, which may then be all it
-    /// gets (as [`Self::layer_rows`]).
+    /// `acc_len(i)` values for input `i` that start at zero and are returned). Only one layer
+    /// of a batch is held at a time on the packed path, which is what a scalar mix over all
+    /// layers (COMET) needs. With `lead`, `fold` reads only the first `lead[i]` rows of layer
+    /// `upto` for input `i`, which may then be all it gets (see `PackedEncoder::forward_visit`;
+    /// candle's path gives every row).
     ///
     /// # Errors
     /// As [`Self::layer_rows`].
@@ -80,16 +82,14 @@ impl TransformerModel {
         &self,
         encs: &[Encoded],
         upto: usize,
-        first_only: bool,
+        lead: Option<&[usize]>,
         acc_len: &(dyn Fn(usize) -> usize + Sync),
         fold: &LayerFold<'_>,
     ) -> Result<Vec<Vec<f32>>> {
         let name = self.source.name();
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
         let zeros = |idx: &[usize]| -> Vec<Vec<f32>> {
-            idx.iter()
-                .map(|&i| vec![0f32; acc_len(lengths[i])])
-                .collect()
+            idx.iter().map(|&i| vec![0f32; acc_len(i)]).collect()
         };
         if let Some(packed) = self.engines.packed() {
             return self.batching.par_packed(&lengths, &name, |idx| {
@@ -101,7 +101,9 @@ impl TransformerModel {
                     })
                     .collect();
                 let mut acc = zeros(idx);
-                packed.forward_visit(&seqs, upto, first_only, &mut |l, i, rows| {
+                let lead: Option<Vec<usize>> =
+                    lead.map(|lead| idx.iter().map(|&i| lead[i]).collect());
+                packed.forward_visit(&seqs, upto, lead.as_deref(), &mut |l, i, rows| {
                     fold(l, rows, &mut acc[i])
                 })?;
                 Ok(acc)
@@ -158,11 +160,11 @@ mod tests {
     use super::*;
     use crate::{Batching, LoadOptions, ModelSource};
 
-    /// The first rows of the last layer computed alone equal those of the whole layer, bit for
-    /// bit, on every post-LayerNorm packed layout (BERT, RoBERTa, XLM-R, DistilBERT, BLEURT's
-    /// BERT and RemBERT layouts); the pre-LayerNorm XL layout keeps its whole last layer and
-    /// must give the same first rows too. Batch plans of several sizes and thread counts
-    /// give the same rows as well.
+    /// The leading rows of the last layer computed alone equal those of the whole layer, bit
+    /// for bit, on every packed layout (BERT, RoBERTa, XLM-R, DistilBERT, BLEURT's BERT and
+    /// RemBERT layouts, the pre-LayerNorm XLM-R XL one with its last norm), for the first row
+    /// and for other counts. Batch plans of several sizes and thread counts give the same rows
+    /// as well.
     #[test]
     fn first_rows_alone_equal_the_whole_layer() {
         let texts = [
@@ -220,6 +222,23 @@ mod tests {
                         &o[..h.min(o.len())],
                         "{arch} input {i}"
                     );
+                }
+                // Leading rows of other counts (XCOMET's word tags read the hypothesis'
+                // tokens): each input gets the first `lead[i]` rows of the whole layer.
+                let lead: Vec<usize> = (0..encs.len()).map(|i| [1, 2, 3, 7, 40][i % 5]).collect();
+                let shown = |i: usize| lead[i].min(encs[i].ids.len()) * h;
+                let copy = |l: usize, rows: &[f32], acc: &mut [f32]| {
+                    if l == last {
+                        acc.copy_from_slice(&rows[..acc.len()]);
+                    }
+                };
+                let leading = pool.install(|| {
+                    model
+                        .fold_layers(&encs, last, Some(&lead), &shown, &copy)
+                        .expect(arch)
+                });
+                for (i, (f, o)) in full.iter().zip(&leading).enumerate() {
+                    assert_eq!(&f[..o.len()], &o[..], "{arch} input {i}, {} rows", lead[i]);
                 }
                 rows_of.push(first);
             }

@@ -355,9 +355,9 @@ impl CometModel {
         for chunk in texts.chunks(CHUNK) {
             let inputs: Vec<(&str, Option<&str>)> = chunk.iter().map(|t| (*t, None)).collect();
             let (encs, _) = self.encoder.encode_all(&inputs)?;
-            let states = self
-                .encoder
-                .fold_layers(&encs, layer, false, &|n| n * h, &fold)?;
+            let states =
+                self.encoder
+                    .fold_layers(&encs, layer, None, &|i| encs[i].ids.len() * h, &fold)?;
             out.extend(states.iter().map(|s| pool(pooling, s, h)));
         }
         Ok(out)

@@ -135,6 +135,8 @@ impl CometModel {
             |e: Encoded| -> Vec<u32> { e.ids.into_iter().filter(|&t| Some(t) != pad).collect() };
         let specials = text.pair_specials()?;
         let mut seqs: Vec<Encoded> = Vec::new();
+        // The hypothesis' tokens of each joined sequence (its first `mt_ids.len()`).
+        let mut mt_len: Vec<usize> = Vec::new();
         let mut plans = Vec::with_capacity(inputs.len());
         for x in inputs {
             let (mt, offsets) = text.encode_with_offsets(x.mt)?;
@@ -157,6 +159,7 @@ impl CometModel {
             for others in groups {
                 passes.push(seqs.len());
                 seqs.push(self.join(&mt_ids, &others, &specials));
+                mt_len.push(mt_ids.len());
             }
             plans.push(Plan {
                 passes,
@@ -164,7 +167,7 @@ impl CometModel {
                 offsets,
             });
         }
-        let passes = self.run_joined(&seqs)?;
+        let passes = self.run_joined(&seqs, &mt_len)?;
         plans
             .into_iter()
             .map(|p| self.combine(&p, &passes))
@@ -203,8 +206,9 @@ impl CometModel {
     }
 
     /// Runs the joined sequences: the first token of the mix (or of `sent_layer`) through the
-    /// estimator, and the word head's softmax on every token of the word layer.
-    fn run_joined(&self, seqs: &[Encoded]) -> Result<Vec<Pass>> {
+    /// estimator, and the word head's softmax on the hypothesis' tokens of the word layer
+    /// (`mt_len[i]` tokens of sequence `i`; [`Self::combine`] reads no other).
+    fn run_joined(&self, seqs: &[Encoded], mt_len: &[usize]) -> Result<Vec<Pass>> {
         let h = self.encoder.config.hidden_size;
         let word = self.word.as_ref();
         let upto = word.map_or(self.layer, |w| w.layer.max(self.layer));
@@ -218,20 +222,32 @@ impl CometModel {
                 None => {}
             }
             if word.is_some_and(|w| w.layer == l) {
-                words.copy_from_slice(rows);
+                words.copy_from_slice(&rows[..words.len()]);
             }
         };
-        let with_words = word.is_some();
-        let acc_len = move |n: usize| h + if with_words { n * h } else { 0 };
-        // Without a word head, nothing but the first token of layer `upto` is read (the mix
-        // adds first rows only unless it normalises over whole sentences), so the encoder may
-        // compute only that token there.
-        let first_only = !with_words && mix.is_none_or(|m| !m.layer_norm);
+        // The rows read of layer `upto`: the first (the sentence score) and, with a word head
+        // there, the hypothesis' tokens; the encoder may compute only those there. A mix that
+        // normalises over whole sentences (`layer_norm`) reads every row of every layer.
+        let words_at_top = word.is_some_and(|w| w.layer == upto);
+        let words_below = word.is_some() && !words_at_top;
+        let lead: Option<Vec<usize>> =
+            (!words_below && mix.is_none_or(|m| !m.layer_norm)).then(|| {
+                mt_len
+                    .iter()
+                    .map(|&n| if words_at_top { n.max(1) } else { 1 })
+                    .collect()
+            });
         let mut out = Vec::with_capacity(seqs.len());
-        for chunk in seqs.chunks(super::CHUNK) {
+        for (chunk, mt_len) in seqs.chunks(super::CHUNK).zip(mt_len.chunks(super::CHUNK)) {
+            let acc_len = |i: usize| match word {
+                Some(_) => h + chunk[i].ids.len().min(mt_len[i]) * h,
+                None => h,
+            };
+            let start = out.len();
+            let lead = lead.as_ref().map(|l| &l[start..start + chunk.len()]);
             let states = self
                 .encoder
-                .fold_layers(chunk, upto, first_only, &acc_len, &fold)?;
+                .fold_layers(chunk, upto, lead, &acc_len, &fold)?;
             let cls: Vec<f32> = states.iter().flat_map(|s| s[..h].to_vec()).collect();
             let scores = self.estimate(cls, chunk.len())?;
             for (s, score) in states.iter().zip(scores) {

@@ -48,61 +48,55 @@ pub(crate) fn attention_with(
         scale,
         causal,
         bias,
-        &|len| len,
+        &|_, len| len,
         qkv,
         ctx,
         scores,
     )
 }
 
-/// Attention of the first [`first_query_rows`] queries of every sequence only (a head that
-/// reads the first token of the last layer needs no other row), into `ctx` laid out with those
-/// rows end to end. Each row equals the full attention's bit for bit.
-pub(crate) fn attention_first_rows(
+/// Attention of the first queries of every sequence only, [`leading_queries`] of them for a
+/// sequence of which `rows[s]` leading rows are wanted (a head that reads the first tokens of
+/// the last layer needs no other row), into `ctx` laid out with those queries end to end.
+/// Each row equals the full attention's bit for bit.
+pub(crate) fn attention_leading(
     lens: impl Iterator<Item = usize>,
     hidden: usize,
     heads: usize,
+    rows: &[usize],
     qkv: &[f32],
     ctx: &mut [f32],
     scores: &mut [f32],
 ) -> Result<(), GemmError> {
     let scale = 1.0 / ((hidden / heads) as f32).sqrt();
+    let queries = |s: usize, len: usize| leading_queries(len, rows.get(s).copied().unwrap_or(len));
     attend(
-        lens,
-        hidden,
-        heads,
-        scale,
-        false,
-        None,
-        &first_query_rows,
-        qkv,
-        ctx,
-        scores,
+        lens, hidden, heads, scale, false, None, &queries, qkv, ctx, scores,
     )
 }
 
-/// The rows of a sequence of `len` tokens that a layer computed for its first token keeps
-/// (the first two: a one-row product would take the `gemm` crate's matrix-vector path, whose
-/// summation order differs from its kernels').
-pub(crate) fn first_rows(len: usize) -> usize {
-    len.min(2)
+/// The rows a layer computed for the first `wanted` tokens of a sequence of `len` tokens
+/// keeps: at least two (a one-row product would take the `gemm` crate's matrix-vector path,
+/// whose summation order differs from its kernels'), at most `len`.
+pub(crate) fn leading_rows(len: usize, wanted: usize) -> usize {
+    wanted.max(2).min(len)
 }
 
-/// The queries [`attention_first_rows`] computes for a sequence of `len` tokens: at least
-/// [`first_rows`], and enough that the score product takes the same `gemm` path as the whole
-/// `len x len` one. `gemm` computes products of at most 256 outputs whose left operand is
-/// row-major and right operand column-major (queries times transposed keys) with horizontal
-/// dot-product kernels of another summation order; the whole product uses them exactly when
-/// `len <= 16`.
-pub(crate) fn first_query_rows(len: usize) -> usize {
+/// The queries [`attention_leading`] computes for a sequence of `len` tokens of which `rows`
+/// rows are kept: at least `rows`, and enough that the score product takes the same `gemm`
+/// path as the whole `len x len` one. `gemm` computes products of at most 256 outputs whose
+/// left operand is row-major and right operand column-major (queries times transposed keys)
+/// with horizontal dot-product kernels of another summation order; the whole product uses them
+/// exactly when `len <= 16`.
+pub(crate) fn leading_queries(len: usize, rows: usize) -> usize {
     if len <= 16 {
-        first_rows(len)
+        rows.min(len)
     } else {
-        (256 / len + 1).clamp(first_rows(len), len)
+        rows.max(256 / len + 1).min(len)
     }
 }
 
-/// The attention of [`attention_with`] for the first `queries(len)` queries of each sequence
+/// The attention of [`attention_with`] for the first `queries(s, len)` queries of sequence `s`
 /// (all its keys), their context rows end to end in `ctx`.
 #[allow(clippy::too_many_arguments)]
 fn attend(
@@ -112,7 +106,7 @@ fn attend(
     scale: f32,
     causal: bool,
     bias: Option<ScoreBias<'_>>,
-    queries: &dyn Fn(usize) -> usize,
+    queries: &dyn Fn(usize, usize) -> usize,
     qkv: &[f32],
     ctx: &mut [f32],
     scores: &mut [f32],
@@ -121,11 +115,11 @@ fn attend(
     let d = h / heads;
     let mut r0 = 0;
     let mut c0 = 0;
-    for len in lens {
+    for (s, len) in lens.enumerate() {
         if len == 0 {
             continue;
         }
-        let nq = queries(len);
+        let nq = queries(s, len);
         // The bias callback fills whole `len x len` score matrices.
         debug_assert!(bias.is_none() || nq == len);
         let scores = &mut scores[..nq * len];

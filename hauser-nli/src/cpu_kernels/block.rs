@@ -41,14 +41,31 @@ pub(crate) fn pre_norm_block(
     buf: &mut Buffers,
 ) -> Result<(), GemmError> {
     let h = shape.hidden;
-    let wide = shape.inter;
     let total = x.len() / h;
-    let (qkv, ctx, normed, inter) = (
-        &mut buf.qkv[..total * 3 * h],
-        &mut buf.ctx[..total * h],
-        &mut buf.mid[..total * h],
-        &mut buf.inter[..total * wide],
-    );
+    let Buffers {
+        qkv,
+        ctx,
+        mid,
+        inter,
+        scores,
+    } = buf;
+    let (qkv, ctx) = (&mut qkv[..total * 3 * h], &mut ctx[..total * h]);
+    pre_norm_qkv(l, shape, x, &mut mid[..total * h], qkv)?;
+    attention(lens, h, shape.heads, causal, qkv, ctx, scores)?;
+    pre_norm_tail(l, shape, ctx, bias, x, mid, inter)
+}
+
+/// The queries, keys and values of a pre-LayerNorm block for every row of `x` into `qkv`
+/// (`normed` is scratch of `x`'s size).
+pub(crate) fn pre_norm_qkv(
+    l: &PackedLayer,
+    shape: &BlockShape,
+    x: &[f32],
+    normed: &mut [f32],
+    qkv: &mut [f32],
+) -> Result<(), GemmError> {
+    let h = shape.hidden;
+    let total = x.len() / h;
     normed.copy_from_slice(x);
     layer_norm(normed, h, &l.ln1_g, &l.ln1_b, shape.eps);
     fill_rows(qkv, 3 * h, &l.qkv_b);
@@ -59,12 +76,29 @@ pub(crate) fn pre_norm_block(
         View::dense(&l.qkv_w, h, 3 * h),
         1.0,
         true,
-    )?;
-    attention(lens, h, shape.heads, causal, qkv, ctx, &mut buf.scores)?;
+    )
+}
+
+/// The rest of a pre-LayerNorm block on the rows of `x` whose attention output is `ctx` (one
+/// row each): the output projection and the feed-forward block added to the raw stream `x`,
+/// in place. `mid` and `inter` are scratch of at least `x`'s rows.
+pub(crate) fn pre_norm_tail(
+    l: &PackedLayer,
+    shape: &BlockShape,
+    ctx: &[f32],
+    bias: BiasOrder,
+    x: &mut [f32],
+    mid: &mut [f32],
+    inter: &mut [f32],
+) -> Result<(), GemmError> {
+    let h = shape.hidden;
+    let wide = shape.inter;
+    let rows = x.len() / h;
+    let (normed, inter) = (&mut mid[..rows * h], &mut inter[..rows * wide]);
     residual(
         x,
         h,
-        View::dense(ctx, total, h),
+        View::dense(ctx, rows, h),
         View::dense(&l.out_w, h, h),
         &l.out_b,
         bias,
@@ -74,7 +108,7 @@ pub(crate) fn pre_norm_block(
     matmul(
         inter,
         wide,
-        View::dense(normed, total, h),
+        View::dense(normed, rows, h),
         View::dense(&l.inter_w, h, wide),
         1.0,
         false,
@@ -83,7 +117,7 @@ pub(crate) fn pre_norm_block(
     residual(
         x,
         h,
-        View::dense(inter, total, wide),
+        View::dense(inter, rows, wide),
         View::dense(&l.ffn_w, wide, h),
         &l.ffn_b,
         bias,

@@ -7,10 +7,10 @@
 //! equals the padded computation with an attention mask (masked keys have zero weight), up to
 //! float rounding.
 
-use crate::cpu_kernels::attention::{
-    attention, attention_first_rows, first_query_rows, first_rows,
+use crate::cpu_kernels::attention::{attention, attention_leading, leading_queries, leading_rows};
+use crate::cpu_kernels::block::{
+    pre_norm_block, pre_norm_qkv, pre_norm_tail, BiasOrder, BlockShape,
 };
-use crate::cpu_kernels::block::{pre_norm_block, BiasOrder, BlockShape};
 use crate::cpu_kernels::gemm::{matmul, GemmError, View};
 use crate::cpu_kernels::math::{add_layer_norm, bias_activate, layer_norm, Act};
 use crate::cpu_kernels::scratch::{fill_rows, with_scratch, Buffers};
@@ -92,22 +92,20 @@ fn table_row<'t>(
 
 impl PackedEncoder {
     /// Hidden states of layer `layer` (0 = embedding output) for each sequence, as
-    /// `len * hidden` row-major values. Runs on the calling thread.
+    /// `len * hidden` row-major values. Runs on the calling thread. With `lead`, sequence `s`
+    /// gets only its first `lead[s]` rows of layer `layer` (see [`Self::forward_visit`]).
     ///
     /// # Errors
     /// A token, segment or position id outside its embedding table; the first layer (up to
     /// `layer`) whose output is not finite.
-    ///
-    /// With `first_only`, layer `layer` may be computed for each sequence's first token only
-    /// (see [`Self::forward_visit`]) and its rows then hold `hidden` values.
     pub(crate) fn forward(
         &self,
         seqs: &[SeqRef<'_>],
         layer: usize,
-        first_only: bool,
+        lead: Option<&[usize]>,
     ) -> std::result::Result<Vec<Vec<f32>>, PackedError> {
         let mut out = vec![Vec::new(); seqs.len()];
-        self.forward_visit(seqs, layer, first_only, &mut |l, i, rows| {
+        self.forward_visit(seqs, layer, lead, &mut |l, i, rows| {
             if l == layer {
                 out[i] = rows.to_vec();
             }
@@ -119,12 +117,13 @@ impl PackedEncoder {
     /// `0..=upto` to `visit(layer, sequence, rows)` (`len * hidden` values), so that a caller
     /// that combines all layers (COMET's scalar mix) never holds more than one of them.
     ///
-    /// With `first_only`, the caller reads nothing of layer `upto` but each sequence's first
-    /// token (a classification head, CometKiwi's mix): where the layer allows it (see
-    /// [`Self::first_rows_alike`]), that layer's attention output, feed-forward block and
-    /// norms run for the first tokens only, and `visit` gets `hidden` values (or none for an
-    /// empty sequence) for it, equal bit for bit to the first row of the whole layer. In a
-    /// BERT-base-sized model that skips about 7% of the products.
+    /// With `lead`, the caller reads nothing of layer `upto` but the first `lead[s]` tokens of
+    /// sequence `s` (a classification head or CometKiwi's mix: the first token; XCOMET's word
+    /// tags: the hypothesis' tokens): where the layer allows it ([`Self::leading_alike`]),
+    /// that layer computes keys and values for every token but the rest (attention output,
+    /// projections, feed-forward block, norms) for those rows only, and `visit` gets
+    /// `min(lead[s], len)` rows of it, equal bit for bit to the whole layer's. In a BERT-base
+    /// model read at its first token that skips about 7% of the products.
     ///
     /// # Errors
     /// As [`Self::forward`].
@@ -132,25 +131,24 @@ impl PackedEncoder {
         &self,
         seqs: &[SeqRef<'_>],
         upto: usize,
-        first_only: bool,
+        lead: Option<&[usize]>,
         visit: &mut dyn FnMut(usize, usize, &[f32]),
     ) -> std::result::Result<(), PackedError> {
         let h = self.hidden;
         let total: usize = seqs.iter().map(|s| s.ids.len()).sum();
-        // `first`: `x` holds each non-empty sequence's first row only.
-        let mut emit = |layer: usize, x: &[f32], first: bool| {
-            let mut start = 0;
-            for (i, s) in seqs.iter().enumerate() {
-                let rows = if first {
-                    s.ids.len().min(1)
-                } else {
-                    s.ids.len()
-                };
-                let end = start + rows * h;
-                visit(layer, i, &x[start..end]);
-                start = end;
-            }
-        };
+        // `x` holds `held[s]` rows of sequence `s` (all of them when `None`); the first
+        // `shown[s]` go to `visit`.
+        let mut emit =
+            |layer: usize, x: &[f32], held: Option<&[usize]>, shown: Option<&[usize]>| {
+                let mut start = 0;
+                for (i, s) in seqs.iter().enumerate() {
+                    let len = s.ids.len();
+                    let rows = held.map_or(len, |k| k[i]);
+                    let show = shown.map_or(rows, |k| k[i].min(rows));
+                    visit(layer, i, &x[start..start + show * h]);
+                    start += rows * h;
+                }
+            };
         let mut x = self.embed(seqs, total)?;
         if let Placement::Post { emb } = &self.norms {
             layer_norm(&mut x, self.emb_width, &emb.g, &emb.b, emb.eps);
@@ -173,57 +171,62 @@ impl PackedEncoder {
             self.last_norm(&mut x);
         }
         check_finite(&x, Some(0))?;
-        emit(0, &x, false);
-        if upto > 0 {
-            let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
-            with_scratch(total, h, self.inter, longest, |buf| {
-                self.steps[..upto.min(self.steps.len())]
-                    .iter()
-                    .enumerate()
-                    .try_for_each(|(i, step)| {
-                        if first_only && i + 1 == upto && self.first_rows_alike(seqs) {
-                            if let Some((&l, before)) = step.split_last() {
-                                for &b in before {
-                                    self.layer(&self.layers[b], seqs, &mut x, buf)?;
-                                }
-                                let first =
-                                    self.layer_first_rows(&self.layers[l], seqs, &x, buf)?;
-                                check_finite(&first, Some(i + 1))?;
-                                emit(i + 1, &first, true);
-                                return Ok(());
-                            }
-                        }
-                        for &l in step {
-                            let layer = &self.layers[l];
-                            match self.norms {
-                                Placement::Post { .. } => self.layer(layer, seqs, &mut x, buf)?,
-                                Placement::Pre { .. } => {
-                                    self.pre_norm_layer(layer, seqs, &mut x, buf)?
-                                }
-                            }
-                        }
-                        if i + 1 == depth {
-                            self.last_norm(&mut x);
-                        }
-                        check_finite(&x, Some(i + 1))?;
-                        emit(i + 1, &x, false);
-                        Ok::<(), PackedError>(())
-                    })
-            })?;
+        emit(0, &x, None, None);
+        if upto == 0 {
+            return Ok(());
         }
-        Ok(())
+        // The rows kept of each sequence where layer `upto` runs for its leading tokens only.
+        let kept: Option<Vec<usize>> = lead.filter(|_| self.leading_alike(seqs)).map(|lead| {
+            seqs.iter()
+                .zip(lead)
+                .map(|(s, &n)| leading_rows(s.ids.len(), n))
+                .collect()
+        });
+        let longest = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(0);
+        with_scratch(total, h, self.inter, longest, |buf| {
+            self.steps[..upto.min(depth)]
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, step)| {
+                    let last = i + 1 == upto;
+                    match (&kept, step.split_last()) {
+                        (Some(kept), Some((&l, before))) if last => {
+                            for &b in before {
+                                self.run_layer(&self.layers[b], seqs, &mut x, buf)?;
+                            }
+                            let mut rows =
+                                self.layer_leading(&self.layers[l], seqs, kept, &x, buf)?;
+                            if i + 1 == depth {
+                                self.last_norm(&mut rows);
+                            }
+                            check_finite(&rows, Some(i + 1))?;
+                            emit(i + 1, &rows, Some(kept), lead);
+                        }
+                        _ => {
+                            for &l in step {
+                                self.run_layer(&self.layers[l], seqs, &mut x, buf)?;
+                            }
+                            if i + 1 == depth {
+                                self.last_norm(&mut x);
+                            }
+                            check_finite(&x, Some(i + 1))?;
+                            emit(i + 1, &x, None, None);
+                        }
+                    }
+                    Ok::<(), PackedError>(())
+                })
+        })
     }
 
-    /// Whether [`Self::layer_first_rows`] gives the first rows of [`Self::layer`] bit for bit
-    /// on `seqs`: a post-LayerNorm layer (the pre-LayerNorm one ends with the model's last
-    /// norm, left whole), and products whose blocking cannot depend on their row count. The
-    /// `gemm` crate splits the inner dimension by the same rule for any row count when the
-    /// output is wider than 64 columns, and not at all when the inner dimension is at most
-    /// 512; a product meeting neither (not found in released models) keeps the whole layer.
-    fn first_rows_alike(&self, seqs: &[SeqRef<'_>]) -> bool {
+    /// Whether [`Self::layer_leading`] gives rows of the whole layer bit for bit on `seqs`:
+    /// products whose blocking cannot depend on their row count. The `gemm` crate splits the
+    /// inner dimension by the same rule for any row count when the output is wider than 64
+    /// columns, and not at all when the inner dimension is at most 512; a product meeting
+    /// neither (not found in released models) keeps the whole layer.
+    fn leading_alike(&self, seqs: &[SeqRef<'_>]) -> bool {
         let alike = |n: usize, k: usize| n > 64 || k <= 512;
         let (h, d) = (self.hidden, self.hidden / self.heads.max(1));
-        matches!(self.norms, Placement::Post { .. })
+        alike(3 * h, h)
             && alike(h, h)
             && alike(self.inter, h)
             && alike(h, self.inter)
@@ -233,88 +236,150 @@ impl PackedEncoder {
             })
     }
 
-    /// [`Self::layer`] for the first token of every sequence only: its queries, keys and values
-    /// for every token (the first token attends to all of them), then the attention of the
-    /// first queries (`first_query_rows`), the output projection, the feed-forward block and
-    /// both norms on the first two rows of each sequence (two, so that no product has a single
-    /// row: see `first_rows`).
-    /// Returns the first rows, `hidden` values per non-empty sequence, end to end.
-    fn layer_first_rows(
+    /// One layer over every row of `x`, in place.
+    fn run_layer(
         &self,
         l: &PackedLayer,
         seqs: &[SeqRef<'_>],
+        x: &mut [f32],
+        buf: &mut Buffers,
+    ) -> Result<(), GemmError> {
+        let lens = seqs.iter().map(|s| s.ids.len());
+        match self.norms {
+            Placement::Post { .. } => {
+                let h = self.hidden;
+                let total = x.len() / h;
+                let Buffers {
+                    qkv,
+                    ctx,
+                    mid,
+                    inter,
+                    scores,
+                } = buf;
+                let (qkv, ctx) = (&mut qkv[..total * 3 * h], &mut ctx[..total * h]);
+                self.post_qkv(l, x, qkv)?;
+                attention(lens, h, self.heads, false, qkv, ctx, scores)?;
+                self.post_tail(l, ctx, x, mid, inter)
+            }
+            Placement::Pre { .. } => {
+                pre_norm_block(l, &self.shape(), lens, false, BiasOrder::First, x, buf)
+            }
+        }
+    }
+
+    /// [`Self::run_layer`] for the first `kept[s]` rows of each sequence `s` only (see
+    /// `leading_rows`): queries, keys and values for every token (the kept ones attend to all
+    /// of them), then the attention of the first queries (`leading_queries`), the output
+    /// projection, the feed-forward block and the norms on the kept rows. Returns them,
+    /// `kept[s] * hidden` values per sequence, end to end.
+    fn layer_leading(
+        &self,
+        l: &PackedLayer,
+        seqs: &[SeqRef<'_>],
+        kept: &[usize],
         x: &[f32],
         buf: &mut Buffers,
     ) -> Result<Vec<f32>, GemmError> {
         let h = self.hidden;
         let total = x.len() / h;
-        let kept: usize = seqs.iter().map(|s| first_rows(s.ids.len())).sum();
-        let qkv = &mut buf.qkv[..total * 3 * h];
+        let Buffers {
+            qkv,
+            ctx,
+            mid,
+            inter,
+            scores,
+        } = buf;
+        let qkv = &mut qkv[..total * 3 * h];
+        match self.norms {
+            Placement::Post { .. } => self.post_qkv(l, x, qkv)?,
+            Placement::Pre { .. } => pre_norm_qkv(l, &self.shape(), x, &mut mid[..total * h], qkv)?,
+        }
+        let lens = seqs.iter().map(|s| s.ids.len());
+        attention_leading(lens, h, self.heads, kept, qkv, ctx, scores)?;
+        // The kept rows of the attention output and of the layer input (the residual).
+        let rows: usize = kept.iter().sum();
+        let mut io = Vec::with_capacity(rows * h);
+        let mut attended = Vec::with_capacity(rows * h);
+        let (mut start, mut at) = (0, 0);
+        for (s, &n) in seqs.iter().zip(kept) {
+            let len = s.ids.len();
+            io.extend_from_slice(&x[start * h..(start + n) * h]);
+            attended.extend_from_slice(&ctx[at * h..(at + n) * h]);
+            start += len;
+            at += if len == 0 { 0 } else { leading_queries(len, n) };
+        }
+        match self.norms {
+            Placement::Post { .. } => self.post_tail(l, &attended, &mut io, mid, inter)?,
+            Placement::Pre { .. } => pre_norm_tail(
+                l,
+                &self.shape(),
+                &attended,
+                BiasOrder::First,
+                &mut io,
+                mid,
+                inter,
+            )?,
+        }
+        Ok(io)
+    }
+
+    /// A post-LayerNorm layer's queries, keys and values for every row of `x` into `qkv`.
+    fn post_qkv(&self, l: &PackedLayer, x: &[f32], qkv: &mut [f32]) -> Result<(), GemmError> {
+        let h = self.hidden;
         fill_rows(qkv, 3 * h, &l.qkv_b);
         matmul(
             qkv,
             3 * h,
-            View::dense(x, total, h),
+            View::dense(x, x.len() / h, h),
             View::dense(&l.qkv_w, h, 3 * h),
             1.0,
             true,
-        )?;
-        let (ctx, mid, inter) = (
-            &mut buf.ctx[..],
-            &mut buf.mid[..kept * h],
-            &mut buf.inter[..kept * self.inter],
-        );
-        let lens = seqs.iter().map(|s| s.ids.len());
-        attention_first_rows(lens, h, self.heads, qkv, ctx, &mut buf.scores)?;
-        // The kept rows of the attention output and of the layer input (the residual).
-        let mut rows = Vec::with_capacity(kept * h);
-        let mut attended = Vec::with_capacity(kept * h);
-        let (mut start, mut at) = (0, 0);
-        for s in seqs {
-            let (len, n) = (s.ids.len(), first_rows(s.ids.len()));
-            rows.extend_from_slice(&x[start * h..(start + n) * h]);
-            attended.extend_from_slice(&ctx[at * h..(at + n) * h]);
-            start += len;
-            at += if len == 0 { 0 } else { first_query_rows(len) };
-        }
+        )
+    }
+
+    /// The rest of a post-LayerNorm layer on the rows of `x` whose attention output is `ctx`:
+    /// `mid = LayerNorm(ctx W_o + b_o + x)`, then `x = LayerNorm(act(mid W_i + b_i) W_f + b_f +
+    /// mid)`, in place. `mid` and `inter` are scratch of at least `x`'s rows.
+    fn post_tail(
+        &self,
+        l: &PackedLayer,
+        ctx: &[f32],
+        x: &mut [f32],
+        mid: &mut [f32],
+        inter: &mut [f32],
+    ) -> Result<(), GemmError> {
+        let h = self.hidden;
+        let wide = self.inter;
+        let rows = x.len() / h;
+        let (mid, inter) = (&mut mid[..rows * h], &mut inter[..rows * wide]);
         matmul(
             mid,
             h,
-            View::dense(&attended, kept, h),
+            View::dense(ctx, rows, h),
             View::dense(&l.out_w, h, h),
             1.0,
             false,
         )?;
-        add_layer_norm(mid, &rows, &l.out_b, &l.ln1_g, &l.ln1_b, self.eps);
-        let wide = self.inter;
+        add_layer_norm(mid, x, &l.out_b, &l.ln1_g, &l.ln1_b, self.eps);
         matmul(
             inter,
             wide,
-            View::dense(mid, kept, h),
+            View::dense(mid, rows, h),
             View::dense(&l.inter_w, h, wide),
             1.0,
             false,
         )?;
         bias_activate(inter, &l.inter_b, self.act);
         matmul(
-            &mut rows,
+            x,
             h,
-            View::dense(inter, kept, wide),
+            View::dense(inter, rows, wide),
             View::dense(&l.ffn_w, wide, h),
             1.0,
             false,
         )?;
-        add_layer_norm(&mut rows, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
-        let mut first = Vec::with_capacity(seqs.len() * h);
-        let mut at = 0;
-        for s in seqs {
-            let n = first_rows(s.ids.len());
-            if n > 0 {
-                first.extend_from_slice(&rows[at * h..(at + 1) * h]);
-            }
-            at += n;
-        }
-        Ok(first)
+        add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
+        Ok(())
     }
 
     /// The pre-LayerNorm layouts' norm after the last layer, in place; nothing for
@@ -346,77 +411,6 @@ impl PackedEncoder {
             }
         }
         Ok(x)
-    }
-
-    fn layer(
-        &self,
-        l: &PackedLayer,
-        seqs: &[SeqRef<'_>],
-        x: &mut [f32],
-        buf: &mut Buffers,
-    ) -> Result<(), GemmError> {
-        let h = self.hidden;
-        let total = x.len() / h;
-        let (qkv, ctx, mid, inter) = (
-            &mut buf.qkv[..total * 3 * h],
-            &mut buf.ctx[..total * h],
-            &mut buf.mid[..total * h],
-            &mut buf.inter[..total * self.inter],
-        );
-        fill_rows(qkv, 3 * h, &l.qkv_b);
-        matmul(
-            qkv,
-            3 * h,
-            View::dense(x, total, h),
-            View::dense(&l.qkv_w, h, 3 * h),
-            1.0,
-            true,
-        )?;
-        let lens = seqs.iter().map(|s| s.ids.len());
-        attention(lens, h, self.heads, false, qkv, ctx, &mut buf.scores)?;
-        // mid = LayerNorm(ctx W_o + b_o + x)
-        matmul(
-            mid,
-            h,
-            View::dense(ctx, total, h),
-            View::dense(&l.out_w, h, h),
-            1.0,
-            false,
-        )?;
-        add_layer_norm(mid, x, &l.out_b, &l.ln1_g, &l.ln1_b, self.eps);
-        // x = LayerNorm(act(mid W_i + b_i) W_f + b_f + mid)
-        let wide = self.inter;
-        matmul(
-            inter,
-            wide,
-            View::dense(mid, total, h),
-            View::dense(&l.inter_w, h, wide),
-            1.0,
-            false,
-        )?;
-        bias_activate(inter, &l.inter_b, self.act);
-        matmul(
-            x,
-            h,
-            View::dense(inter, total, wide),
-            View::dense(&l.ffn_w, wide, h),
-            1.0,
-            false,
-        )?;
-        add_layer_norm(x, mid, &l.ffn_b, &l.ln2_g, &l.ln2_b, self.eps);
-        Ok(())
-    }
-
-    /// One XLM-RoBERTa XL layer (layer norms before each block), as [`pre_norm_block`] runs it.
-    fn pre_norm_layer(
-        &self,
-        l: &PackedLayer,
-        seqs: &[SeqRef<'_>],
-        x: &mut [f32],
-        buf: &mut Buffers,
-    ) -> Result<(), GemmError> {
-        let lens = seqs.iter().map(|s| s.ids.len());
-        pre_norm_block(l, &self.shape(), lens, false, BiasOrder::First, x, buf)
     }
 
     /// The block settings of this encoder's layers.
