@@ -41,18 +41,10 @@ pub(crate) fn pre_norm_block(
     buf: &mut Buffers,
 ) -> Result<(), GemmError> {
     let h = shape.hidden;
-    let total = x.len() / h;
-    let Buffers {
-        qkv,
-        ctx,
-        mid,
-        inter,
-        scores,
-    } = buf;
-    let (qkv, ctx) = (&mut qkv[..total * 3 * h], &mut ctx[..total * h]);
-    pre_norm_qkv(l, shape, x, &mut mid[..total * h], qkv)?;
-    attention(lens, h, shape.heads, causal, qkv, ctx, scores)?;
-    pre_norm_tail(l, shape, ctx, bias, x, mid, inter)
+    let p = buf.parts(x.len() / h, h);
+    pre_norm_qkv(l, shape, x, p.mid, p.qkv)?;
+    attention(lens, h, shape.heads, causal, p.qkv, p.ctx, p.scores)?;
+    pre_norm_tail(l, shape, p.ctx, bias, x, p.mid, p.inter)
 }
 
 /// The queries, keys and values of a pre-LayerNorm block for every row of `x` into `qkv`

@@ -42,6 +42,30 @@ impl Buffers {
     }
 }
 
+/// One pass's views of the scratch: queries, keys and values (`[tokens, 3 * hidden]`) and the
+/// attention output and sub-layer input (`[tokens, hidden]` each) cut to the pass's tokens; the
+/// feed-forward and score buffers whole (their users cut them).
+pub(crate) struct Parts<'a> {
+    pub qkv: &'a mut [f32],
+    pub ctx: &'a mut [f32],
+    pub mid: &'a mut [f32],
+    pub inter: &'a mut [f32],
+    pub scores: &'a mut [f32],
+}
+
+impl Buffers {
+    /// [`Parts`] for a pass over `tokens` tokens of width `hidden`.
+    pub(crate) fn parts(&mut self, tokens: usize, hidden: usize) -> Parts<'_> {
+        Parts {
+            qkv: &mut self.qkv[..tokens * 3 * hidden],
+            ctx: &mut self.ctx[..tokens * hidden],
+            mid: &mut self.mid[..tokens * hidden],
+            inter: &mut self.inter,
+            scores: &mut self.scores,
+        }
+    }
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }

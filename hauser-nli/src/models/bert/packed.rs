@@ -13,7 +13,7 @@ use crate::cpu_kernels::block::{
 };
 use crate::cpu_kernels::gemm::{matmul, GemmError, View};
 use crate::cpu_kernels::math::{add_layer_norm, bias_activate, layer_norm, Act};
-use crate::cpu_kernels::scratch::{fill_rows, with_scratch, Buffers};
+use crate::cpu_kernels::scratch::{fill_rows, with_scratch, Buffers, Parts};
 use crate::cpu_kernels::{check_finite, PackedError, PackedLayer};
 
 /// A layer norm's scale, shift and epsilon.
@@ -248,18 +248,10 @@ impl PackedEncoder {
         match self.norms {
             Placement::Post { .. } => {
                 let h = self.hidden;
-                let total = x.len() / h;
-                let Buffers {
-                    qkv,
-                    ctx,
-                    mid,
-                    inter,
-                    scores,
-                } = buf;
-                let (qkv, ctx) = (&mut qkv[..total * 3 * h], &mut ctx[..total * h]);
-                self.post_qkv(l, x, qkv)?;
-                attention(lens, h, self.heads, false, qkv, ctx, scores)?;
-                self.post_tail(l, ctx, x, mid, inter)
+                let p = buf.parts(x.len() / h, h);
+                self.post_qkv(l, x, p.qkv)?;
+                attention(lens, h, self.heads, false, p.qkv, p.ctx, p.scores)?;
+                self.post_tail(l, p.ctx, x, p.mid, p.inter)
             }
             Placement::Pre { .. } => {
                 pre_norm_block(l, &self.shape(), lens, false, BiasOrder::First, x, buf)
@@ -281,18 +273,16 @@ impl PackedEncoder {
         buf: &mut Buffers,
     ) -> Result<Vec<f32>, GemmError> {
         let h = self.hidden;
-        let total = x.len() / h;
-        let Buffers {
+        let Parts {
             qkv,
             ctx,
             mid,
             inter,
             scores,
-        } = buf;
-        let qkv = &mut qkv[..total * 3 * h];
+        } = buf.parts(x.len() / h, h);
         match self.norms {
             Placement::Post { .. } => self.post_qkv(l, x, qkv)?,
-            Placement::Pre { .. } => pre_norm_qkv(l, &self.shape(), x, &mut mid[..total * h], qkv)?,
+            Placement::Pre { .. } => pre_norm_qkv(l, &self.shape(), x, mid, qkv)?,
         }
         let lens = seqs.iter().map(|s| s.ids.len());
         attention_leading(lens, h, self.heads, kept, qkv, ctx, scores)?;
