@@ -89,7 +89,7 @@ impl Batching {
         // into `wanted` equal shares; the cut is monotone, so batches stay in input order.
         let mut plan: Vec<Vec<usize>> = Vec::new();
         let mut before = 0u128;
-        let mut current = usize::MAX;
+        let mut current = None;
         for (i, &n) in lengths.iter().enumerate() {
             let middle = 2 * before + n as u128;
             let slot = if total == 0 {
@@ -97,9 +97,9 @@ impl Batching {
             } else {
                 (middle * wanted as u128 / (2 * total as u128)) as usize
             };
-            if slot != current || plan.is_empty() {
+            if current != Some(slot) {
                 plan.push(Vec::new());
-                current = slot;
+                current = Some(slot);
             }
             if let Some(batch) = plan.last_mut() {
                 batch.push(i);

@@ -230,21 +230,20 @@ impl CometModel {
         // normalises over whole sentences (`layer_norm`) reads every row of every layer.
         let words_at_top = word.is_some_and(|w| w.layer == upto);
         let words_below = word.is_some() && !words_at_top;
-        let lead: Option<Vec<usize>> =
-            (!words_below && mix.is_none_or(|m| !m.layer_norm)).then(|| {
-                mt_len
-                    .iter()
-                    .map(|&n| if words_at_top { n.max(1) } else { 1 })
-                    .collect()
-            });
+        let leading = !words_below && mix.is_none_or(|m| !m.layer_norm);
         let mut out = Vec::with_capacity(seqs.len());
         for (chunk, mt_len) in seqs.chunks(super::CHUNK).zip(mt_len.chunks(super::CHUNK)) {
             let acc_len = |i: usize| match word {
                 Some(_) => h + chunk[i].ids.len().min(mt_len[i]) * h,
                 None => h,
             };
-            let start = out.len();
-            let lead = lead.as_ref().map(|l| &l[start..start + chunk.len()]);
+            let lead: Option<Vec<usize>> = leading.then(|| {
+                mt_len
+                    .iter()
+                    .map(|&n| if words_at_top { n.max(1) } else { 1 })
+                    .collect()
+            });
+            let lead = lead.as_deref();
             let states = self
                 .encoder
                 .fold_layers(chunk, upto, lead, &acc_len, &fold)?;

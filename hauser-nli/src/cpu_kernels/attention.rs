@@ -18,7 +18,7 @@ pub(crate) fn attention(
     ctx: &mut [f32],
     scores: &mut [f32],
 ) -> Result<(), GemmError> {
-    let scale = 1.0 / ((hidden / heads) as f32).sqrt();
+    let scale = head_scale(hidden, heads);
     attention_with(lens, hidden, heads, scale, causal, None, qkv, ctx, scores)
 }
 
@@ -68,11 +68,16 @@ pub(crate) fn attention_leading(
     ctx: &mut [f32],
     scores: &mut [f32],
 ) -> Result<(), GemmError> {
-    let scale = 1.0 / ((hidden / heads) as f32).sqrt();
+    let scale = head_scale(hidden, heads);
     let queries = |s: usize, len: usize| leading_queries(len, rows.get(s).copied().unwrap_or(len));
     attend(
         lens, hidden, heads, scale, false, None, &queries, qkv, ctx, scores,
     )
+}
+
+/// The usual scale of attention scores, one over the square root of a head's width.
+fn head_scale(hidden: usize, heads: usize) -> f32 {
+    1.0 / ((hidden / heads) as f32).sqrt()
 }
 
 /// The rows a layer computed for the first `wanted` tokens of a sequence of `len` tokens

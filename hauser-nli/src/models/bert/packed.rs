@@ -188,31 +188,31 @@ impl PackedEncoder {
                 .iter()
                 .enumerate()
                 .try_for_each(|(i, step)| {
-                    let last = i + 1 == upto;
+                    // Layer `upto` for its leading rows only, or the step's layers whole.
+                    let mut leading = None;
                     match (&kept, step.split_last()) {
-                        (Some(kept), Some((&l, before))) if last => {
+                        (Some(kept), Some((&l, before))) if i + 1 == upto => {
                             for &b in before {
                                 self.run_layer(&self.layers[b], seqs, &mut x, buf)?;
                             }
-                            let mut rows =
-                                self.layer_leading(&self.layers[l], seqs, kept, &x, buf)?;
-                            if i + 1 == depth {
-                                self.last_norm(&mut rows);
-                            }
-                            check_finite(&rows, Some(i + 1))?;
-                            emit(i + 1, &rows, Some(kept), lead);
+                            let rows = self.layer_leading(&self.layers[l], seqs, kept, &x, buf)?;
+                            leading = Some((rows, kept));
                         }
                         _ => {
                             for &l in step {
                                 self.run_layer(&self.layers[l], seqs, &mut x, buf)?;
                             }
-                            if i + 1 == depth {
-                                self.last_norm(&mut x);
-                            }
-                            check_finite(&x, Some(i + 1))?;
-                            emit(i + 1, &x, None, None);
                         }
                     }
+                    let (out, held, shown) = match &mut leading {
+                        Some((rows, kept)) => (rows, Some(kept.as_slice()), lead),
+                        None => (&mut x, None, None),
+                    };
+                    if i + 1 == depth {
+                        self.last_norm(out);
+                    }
+                    check_finite(out, Some(i + 1))?;
+                    emit(i + 1, out, held, shown);
                     Ok::<(), PackedError>(())
                 })
         })
