@@ -137,6 +137,38 @@ impl Batching {
     }
 }
 
+impl Batching {
+    /// Runs `run` on every batch of [`Self::plan`] (candle's padded path) in turn and returns
+    /// the per-input results in input order. A batch the device has no memory for
+    /// ([`NliError::is_out_of_memory`]) is split in two halves, each run in turn (and split
+    /// again while it does not fit), so that a batch size too large for the card slows a run
+    /// down instead of ending it; one input that does not fit alone is the error. Splitting
+    /// only changes how much a batch is padded, which does not change a sequence's result
+    /// beyond floating-point rounding.
+    pub(crate) fn run_padded<T>(
+        &self,
+        lengths: &[usize],
+        mut run: impl FnMut(&[usize]) -> crate::error::Result<Vec<T>>,
+    ) -> crate::error::Result<Vec<T>> {
+        let mut out = Vec::new();
+        for idx in self.plan(lengths) {
+            let mut pending = vec![idx];
+            while let Some(idx) = pending.pop() {
+                match run(&idx) {
+                    Ok(rows) => out.push((idx, rows)),
+                    Err(e) if idx.len() > 1 && e.is_out_of_memory() => {
+                        let (left, right) = idx.split_at(idx.len() / 2);
+                        pending.push(right.to_vec());
+                        pending.push(left.to_vec());
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(scatter(lengths.len(), out))
+    }
+}
+
 /// Puts per-batch results back in input order.
 pub(crate) fn scatter<T>(n: usize, batches: Vec<(Vec<usize>, Vec<T>)>) -> Vec<T> {
     let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
@@ -151,6 +183,63 @@ pub(crate) fn scatter<T>(n: usize, batches: Vec<(Vec<usize>, Vec<T>)>) -> Vec<T>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::NliError;
+
+    fn oom() -> NliError {
+        // What candle's CUDA backend reports when an allocation fails (cudarc's DriverError).
+        NliError::Inference {
+            model: "m".into(),
+            message: "DriverError(CUDA_ERROR_OUT_OF_MEMORY, \"out of memory\")".into(),
+        }
+    }
+
+    #[test]
+    fn a_batch_that_does_not_fit_is_split_and_retried_in_input_order() {
+        let b = Batching {
+            batch_size: 8,
+            bucketed: true,
+        };
+        let lengths = [3, 9, 1, 9, 5, 2, 7, 4, 6, 8, 1];
+        let mut sizes = Vec::new();
+        // Batches of more than 3 inputs "do not fit": every input still gets its own result.
+        let got = b
+            .run_padded(&lengths, |idx| {
+                sizes.push(idx.len());
+                if idx.len() > 3 {
+                    return Err(oom());
+                }
+                Ok(idx.iter().map(|&i| lengths[i] * 10 + i).collect())
+            })
+            .unwrap();
+        let want: Vec<usize> = (0..lengths.len()).map(|i| lengths[i] * 10 + i).collect();
+        assert_eq!(got, want);
+        // 8 -> 4 + 4 -> 2 + 2 + 2 + 2, then the last batch of 3 fits.
+        assert_eq!(sizes, vec![8, 4, 2, 2, 4, 2, 2, 3]);
+    }
+
+    #[test]
+    fn one_input_that_does_not_fit_and_other_errors_are_returned() {
+        let b = Batching {
+            batch_size: 4,
+            bucketed: false,
+        };
+        let err = b
+            .run_padded(&[1, 2, 3], |_| Err::<Vec<u8>, _>(oom()))
+            .unwrap_err();
+        assert!(err.is_out_of_memory(), "{err}");
+        let mut calls = 0;
+        let err = b
+            .run_padded(&[1, 2, 3], |_| {
+                calls += 1;
+                Err::<Vec<u8>, _>(NliError::Inference {
+                    model: "m".into(),
+                    message: "shape mismatch".into(),
+                })
+            })
+            .unwrap_err();
+        assert!(!err.is_out_of_memory());
+        assert_eq!(calls, 1, "only a lack of memory is retried");
+    }
 
     #[test]
     fn bucketed_plan_sorts_longest_first_and_scatter_restores_order() {

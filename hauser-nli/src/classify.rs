@@ -2,7 +2,6 @@
 
 use candle_core::Tensor;
 
-use crate::batch::scatter;
 use crate::classifier_head::ClassifierHead;
 use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
@@ -188,8 +187,7 @@ impl SequenceClassifier {
         let name = self.model.source.name();
         let e = infer_err(&name);
         let lengths: Vec<usize> = encs.iter().map(|x| x.ids.len()).collect();
-        let mut out = Vec::new();
-        for idx in self.model.batching.plan(&lengths) {
+        self.model.batching.run_padded(&lengths, |idx| {
             let batch: Vec<_> = idx.iter().map(|&i| &encs[i]).collect();
             let states = self.model.forward(&batch)?;
             let last = states.last().ok_or_else(|| NliError::Inference {
@@ -219,9 +217,8 @@ impl SequenceClassifier {
                 let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
                 return Err(self.model.non_finite(&states, states.len() - 1, &lens));
             }
-            out.push((idx, rows));
-        }
-        Ok(scatter(encs.len(), out))
+            Ok(rows)
+        })
     }
 }
 

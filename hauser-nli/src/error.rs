@@ -151,6 +151,23 @@ pub enum NliError {
     },
 }
 
+impl NliError {
+    /// Whether the device ran out of memory (an allocation of candle's CUDA or Metal backend,
+    /// or of cuBLAS, failed): what a smaller batch can cure. Candle reports these as text only,
+    /// so the message is matched.
+    pub fn is_out_of_memory(&self) -> bool {
+        match self {
+            NliError::Inference { message, .. } => {
+                let m = message.to_ascii_lowercase();
+                m.contains("out_of_memory")
+                    || m.contains("out of memory")
+                    || m.contains("cublas_status_alloc_failed")
+            }
+            _ => false,
+        }
+    }
+}
+
 fn stage_text(layer: Option<usize>) -> String {
     match layer {
         Some(0) => "the output of layer 0 (the embeddings)".into(),

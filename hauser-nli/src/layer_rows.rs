@@ -3,7 +3,6 @@
 
 use candle_core::Tensor;
 
-use crate::batch::scatter;
 use crate::cpu_kernels::all_finite;
 use crate::error::{infer_err, NliError, Result};
 use crate::model::TransformerModel;
@@ -46,8 +45,7 @@ impl TransformerModel {
             });
         }
         let e = infer_err(&name);
-        let mut out = Vec::new();
-        for idx in self.batching.plan(&lengths) {
+        self.batching.run_padded(&lengths, |idx| {
             let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
             let states = self.forward(&batch)?;
             let all: Vec<Vec<Vec<f32>>> = states[layer]
@@ -56,16 +54,15 @@ impl TransformerModel {
                 .map_err(&e)?;
             let rows: Vec<Vec<f32>> = all
                 .into_iter()
-                .zip(&idx)
+                .zip(idx)
                 .map(|(s, &i)| s.into_iter().take(lengths[i]).flatten().collect())
                 .collect();
             if !rows.iter().all(|r| all_finite(r)) {
                 let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
                 return Err(self.non_finite(&states, layer, &lens));
             }
-            out.push((idx, rows));
-        }
-        Ok(scatter(encs.len(), out))
+            Ok(rows)
+        })
     }
 
     /// For every input, in input order: `fold(layer, rows, acc)` called on its hidden states
@@ -110,12 +107,11 @@ impl TransformerModel {
             });
         }
         let e = infer_err(&name);
-        let mut out = Vec::new();
-        for idx in self.batching.plan(&lengths) {
+        self.batching.run_padded(&lengths, |idx| {
             let batch: Vec<&Encoded> = idx.iter().map(|&i| &encs[i]).collect();
             let states = self.forward(&batch)?;
             let lens: Vec<usize> = idx.iter().map(|&i| lengths[i]).collect();
-            let mut acc = zeros(&idx);
+            let mut acc = zeros(idx);
             for (l, state) in states.iter().enumerate().take(upto + 1) {
                 let all: Vec<Vec<Vec<f32>>> = state
                     .to_dtype(candle_core::DType::F32)
@@ -129,9 +125,8 @@ impl TransformerModel {
                     fold(l, &rows, a);
                 }
             }
-            out.push((idx, acc));
-        }
-        Ok(scatter(encs.len(), out))
+            Ok(acc)
+        })
     }
 
     /// The error for a padded batch whose output is not finite: the first of `states[..=upto]`

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::batch::{scatter, Batching};
+use crate::batch::Batching;
 use crate::config::ModelConfig;
 use crate::cpu_kernels::{all_finite, PackedError};
 use crate::error::{infer_err, NliError, Result};
@@ -269,10 +269,9 @@ impl CausalLm {
         }
         let e = infer_err(&name);
         let m = self.engines.candle(|b| gpt2::modules(b, &self.cfg))?;
-        let mut out = Vec::new();
-        for idx in self.batching.plan(&lengths) {
+        self.batching.run_padded(&lengths, |idx| {
             let batch: Vec<&[u32]> = idx.iter().map(|&i| seqs[i].as_slice()).collect();
-            let rows = candle(m, &batch, &idx).map_err(&e)?;
+            let rows = candle(m, &batch, idx).map_err(&e)?;
             if !rows.iter().all(|r| all_finite(r)) {
                 // Only now is the batch run again, layer by layer, to find where it went wrong.
                 let layer = m.first_non_finite_layer(&batch).map_err(&e)?;
@@ -281,9 +280,8 @@ impl CausalLm {
                     layer,
                 });
             }
-            out.push((idx, rows));
-        }
-        Ok(scatter(seqs.len(), out))
+            Ok(rows)
+        })
     }
 
     /// The next-token logits (`[vocab]`, before any softmax) after the last token of each

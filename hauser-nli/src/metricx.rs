@@ -366,15 +366,12 @@ impl MetricxModel {
         let model = self
             .engines
             .candle(|b| T5Model::load(b, &self.config, &[self.token]))?;
-        let mut out = Vec::new();
-        for batch in self.batching.plan(lengths) {
+        self.batching.run_padded(lengths, |batch| {
             let ids: Vec<&[u32]> = batch.iter().map(|&i| encoded[i].0.as_slice()).collect();
-            let logits = model
+            model
                 .first_step_logits(&ids, DECODER_START)
-                .map_err(crate::error::infer_err(&name))?;
-            out.push((batch, logits));
-        }
-        Ok(crate::batch::scatter(lengths.len(), out))
+                .map_err(crate::error::infer_err(&name))
+        })
     }
 
     /// The device the model runs on.
