@@ -105,22 +105,34 @@ impl Corr {
     }
 }
 
-/// mt-metrics-eval's `PermutationSigDiffParams`, `k` and the seed of `np.random.seed`.
-fn perm_config(
-    k: usize,
-    seed: u32,
-    block_size: usize,
-    early_min: f64,
-    early_max: f64,
-    replace_nans_with_zeros: bool,
-) -> PermSigDiffConfig {
-    PermSigDiffConfig {
-        resamples: k,
-        block_size,
-        early_min,
-        early_max,
-        replace_nans_with_zeros,
-        seed,
+/// A correlation as `hauser/stats.py` passes it (its `_Corr` tuple): the name, the variant and
+/// epsilon of [`Corr::parse`].
+#[derive(FromPyObject)]
+pub(crate) struct CorrArgs(String, Option<String>, f64);
+
+impl CorrArgs {
+    fn parse(&self) -> PyResult<Corr> {
+        Corr::parse(&self.0, self.1.as_deref(), self.2)
+    }
+}
+
+/// mt-metrics-eval's `PermutationSigDiffParams` with `k` and the seed of `np.random.seed`, as
+/// `hauser/stats.py` passes them (its `_Perm` tuple): k, seed, block size, early_min,
+/// early_max, replace_nans_with_zeros.
+#[derive(FromPyObject)]
+pub(crate) struct PermArgs(usize, u32, usize, f64, f64, bool);
+
+impl From<PermArgs> for PermSigDiffConfig {
+    fn from(a: PermArgs) -> Self {
+        let PermArgs(k, seed, block_size, early_min, early_max, replace_nans_with_zeros) = a;
+        PermSigDiffConfig {
+            resamples: k,
+            block_size,
+            early_min,
+            early_max,
+            replace_nans_with_zeros,
+            seed,
+        }
     }
 }
 
@@ -234,16 +246,14 @@ pub(crate) fn significance_clusters(p_values: Vec<Vec<f64>>, alpha: f64) -> PyRe
 
 /// mt-metrics-eval's `AverageCorrelation`: (value, groups or items counted).
 #[pyfunction]
-#[pyo3(signature = (human, metric, num_sys, correlation, variant_name, epsilon, grouping_name, replace_nans_with_zeros, macro_))]
+#[pyo3(signature = (human, metric, num_sys, corr, grouping_name, replace_nans_with_zeros, macro_))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn average_correlation(
     py: Python<'_>,
     human: &Bound<'_, PyBytes>,
     metric: &Bound<'_, PyBytes>,
     num_sys: usize,
-    correlation: &str,
-    variant_name: Option<&str>,
-    epsilon: f64,
+    corr: CorrArgs,
     grouping_name: &str,
     replace_nans_with_zeros: bool,
     macro_: bool,
@@ -252,10 +262,7 @@ pub(crate) fn average_correlation(
         floats(human.as_bytes(), "human")?,
         floats(metric.as_bytes(), "metric")?,
     );
-    let (c, g) = (
-        Corr::parse(correlation, variant_name, epsilon)?,
-        grouping(grouping_name)?,
-    );
+    let (c, g) = (corr.parse()?, grouping(grouping_name)?);
     let options = AverageOptions {
         replace_nans_with_zeros,
         weighted: !macro_,
@@ -272,16 +279,14 @@ pub(crate) fn average_correlation(
 /// Percentile bootstrap interval of [`average_correlation`] over items (segments: the columns,
 /// drawn with replacement, every system's score with its item): (estimate, low, high, valid).
 #[pyfunction]
-#[pyo3(signature = (human, metric, num_sys, correlation, variant_name, epsilon, grouping_name, replace_nans_with_zeros, macro_, resamples, seed, level))]
+#[pyo3(signature = (human, metric, num_sys, corr, grouping_name, replace_nans_with_zeros, macro_, resamples, seed, level))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn bootstrap_average_correlation(
     py: Python<'_>,
     human: &Bound<'_, PyBytes>,
     metric: &Bound<'_, PyBytes>,
     num_sys: usize,
-    correlation: &str,
-    variant_name: Option<&str>,
-    epsilon: f64,
+    corr: CorrArgs,
     grouping_name: &str,
     replace_nans_with_zeros: bool,
     macro_: bool,
@@ -293,10 +298,7 @@ pub(crate) fn bootstrap_average_correlation(
         floats(human.as_bytes(), "human")?,
         floats(metric.as_bytes(), "metric")?,
     );
-    let (c, g) = (
-        Corr::parse(correlation, variant_name, epsilon)?,
-        grouping(grouping_name)?,
-    );
+    let (c, g) = (corr.parse()?, grouping(grouping_name)?);
     let options = AverageOptions {
         replace_nans_with_zeros,
         weighted: !macro_,
@@ -345,7 +347,6 @@ pub(crate) fn bootstrap_average_correlation(
 
 /// mt-metrics-eval's `PermutationSigDiff` (PERM-BOTH): (p-value, delta, runs used).
 #[pyfunction]
-#[pyo3(signature = (human, metric1, metric2, num_sys, correlation, variant_name, epsilon, grouping_name, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn permutation_sig_diff(
     py: Python<'_>,
@@ -353,34 +354,17 @@ pub(crate) fn permutation_sig_diff(
     metric1: &Bound<'_, PyBytes>,
     metric2: &Bound<'_, PyBytes>,
     num_sys: usize,
-    correlation: &str,
-    variant_name: Option<&str>,
-    epsilon: f64,
+    corr: CorrArgs,
     grouping_name: &str,
-    k: usize,
-    seed: u32,
-    block_size: usize,
-    early_min: f64,
-    early_max: f64,
-    replace_nans_with_zeros: bool,
+    perm: PermArgs,
 ) -> PyResult<(f64, f64, usize)> {
     let (h, m1, m2) = (
         floats(human.as_bytes(), "human")?,
         floats(metric1.as_bytes(), "metric1")?,
         floats(metric2.as_bytes(), "metric2")?,
     );
-    let (c, g) = (
-        Corr::parse(correlation, variant_name, epsilon)?,
-        grouping(grouping_name)?,
-    );
-    let config = perm_config(
-        k,
-        seed,
-        block_size,
-        early_min,
-        early_max,
-        replace_nans_with_zeros,
-    );
+    let (c, g) = (corr.parse()?, grouping(grouping_name)?);
+    let config = PermSigDiffConfig::from(perm);
     let r = interrupt::run(py, true, move |cancel| {
         let first = PackedScores::new(&h, &m1, num_sys)?;
         let second = PackedScores::new(&h, &m2, num_sys)?;
@@ -394,7 +378,6 @@ pub(crate) fn permutation_sig_diff(
 
 /// mt-metrics-eval's `PairwisePermutationSigDiff` (pair swapping): (p-value, delta, runs used).
 #[pyfunction]
-#[pyo3(signature = (human, metric1, metric2, num_sys, variant_name, grouping_name, epsilon1, epsilon2, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pairwise_permutation_sig_diff(
     py: Python<'_>,
@@ -404,14 +387,8 @@ pub(crate) fn pairwise_permutation_sig_diff(
     num_sys: usize,
     variant_name: &str,
     grouping_name: &str,
-    epsilon1: Option<f64>,
-    epsilon2: Option<f64>,
-    k: usize,
-    seed: u32,
-    block_size: usize,
-    early_min: f64,
-    early_max: f64,
-    replace_nans_with_zeros: bool,
+    epsilons: (Option<f64>, Option<f64>),
+    perm: PermArgs,
 ) -> PyResult<(f64, f64, usize)> {
     let (h, m1, m2) = (
         floats(human.as_bytes(), "human")?,
@@ -419,19 +396,12 @@ pub(crate) fn pairwise_permutation_sig_diff(
         floats(metric2.as_bytes(), "metric2")?,
     );
     let (v, g) = (variant(variant_name)?, grouping(grouping_name)?);
-    let config = perm_config(
-        k,
-        seed,
-        block_size,
-        early_min,
-        early_max,
-        replace_nans_with_zeros,
-    );
+    let config = PermSigDiffConfig::from(perm);
     // No correlation callback to stop it: on Ctrl-C it finishes in the background.
     let r = interrupt::run(py, true, move |_| {
         let first = PackedScores::new(&h, &m1, num_sys)?;
         let second = PackedScores::new(&h, &m2, num_sys)?;
-        stats::pairwise_permutation_sig_diff(&first, &second, g, v, (epsilon1, epsilon2), &config)
+        stats::pairwise_permutation_sig_diff(&first, &second, g, v, epsilons, &config)
     })?
     .map_err(errors::stats)?;
     Ok((r.p_value, r.delta, r.resamples_used))
@@ -440,7 +410,6 @@ pub(crate) fn pairwise_permutation_sig_diff(
 /// The PERM-BOTH p-value matrix of metrics in the given order (best first), as
 /// `data.ComputeSigMatrix`: `[i][j]`, `j > i`, tests metric `j` against metric `i`; NaN elsewhere.
 #[pyfunction]
-#[pyo3(signature = (human, metrics, n_metrics, num_sys, correlation, variant_name, epsilon, grouping_name, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn perm_both_matrix(
     py: Python<'_>,
@@ -448,31 +417,14 @@ pub(crate) fn perm_both_matrix(
     metrics: &Bound<'_, PyBytes>,
     n_metrics: usize,
     num_sys: usize,
-    correlation: &str,
-    variant_name: Option<&str>,
-    epsilon: f64,
+    corr: CorrArgs,
     grouping_name: &str,
-    k: usize,
-    seed: u32,
-    block_size: usize,
-    early_min: f64,
-    early_max: f64,
-    replace_nans_with_zeros: bool,
+    perm: PermArgs,
 ) -> PyResult<Vec<Vec<f64>>> {
     let h = floats(human.as_bytes(), "human")?;
     let rows = metric_rows(metrics.as_bytes(), n_metrics, h.len())?;
-    let (c, g) = (
-        Corr::parse(correlation, variant_name, epsilon)?,
-        grouping(grouping_name)?,
-    );
-    let config = perm_config(
-        k,
-        seed,
-        block_size,
-        early_min,
-        early_max,
-        replace_nans_with_zeros,
-    );
+    let (c, g) = (corr.parse()?, grouping(grouping_name)?);
+    let config = PermSigDiffConfig::from(perm);
     interrupt::run(py, true, move |cancel| {
         let packed = rows
             .iter()
@@ -487,7 +439,6 @@ pub(crate) fn perm_both_matrix(
 /// [`perm_both_matrix`]; `epsilons` None calibrates each metric's threshold on all pairs:
 /// (matrix, epsilons used).
 #[pyfunction]
-#[pyo3(signature = (human, metrics, n_metrics, num_sys, variant_name, grouping_name, epsilons, k, seed, block_size, early_min, early_max, replace_nans_with_zeros))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pairwise_permutation_matrix(
     py: Python<'_>,
@@ -498,24 +449,12 @@ pub(crate) fn pairwise_permutation_matrix(
     variant_name: &str,
     grouping_name: &str,
     epsilons: Option<Vec<f64>>,
-    k: usize,
-    seed: u32,
-    block_size: usize,
-    early_min: f64,
-    early_max: f64,
-    replace_nans_with_zeros: bool,
+    perm: PermArgs,
 ) -> PyResult<(Vec<Vec<f64>>, Vec<f64>)> {
     let h = floats(human.as_bytes(), "human")?;
     let rows = metric_rows(metrics.as_bytes(), n_metrics, h.len())?;
     let (v, g) = (variant(variant_name)?, grouping(grouping_name)?);
-    let config = perm_config(
-        k,
-        seed,
-        block_size,
-        early_min,
-        early_max,
-        replace_nans_with_zeros,
-    );
+    let config = PermSigDiffConfig::from(perm);
     // No correlation callback to stop it: on Ctrl-C it finishes in the background.
     interrupt::run(py, true, move |_| {
         let packed = rows

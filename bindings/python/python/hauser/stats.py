@@ -10,7 +10,7 @@ the interpreter and stop on Ctrl-C.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -304,23 +304,39 @@ def significance_clusters(p_values: Any, alpha: float = 0.05) -> "np.ndarray[Any
 
 
 
-def _corr_fields(correlation: str, variant: Optional[str], epsilon: float) -> Dict[str, Any]:
-    if correlation == "kendall_variants":
-        return {"corr": correlation, "variant": variant or "acc23", "epsilon": epsilon}
-    if correlation == "kendall":
-        return {"corr": correlation, "variant": variant or "b"}
-    return {"corr": correlation}
+class _Corr(NamedTuple):
+    """A grouped statistic's correlation, as the extension takes it (one argument)."""
+
+    correlation: str
+    variant: Optional[str]
+    epsilon: float
+
+    def fields(self) -> Dict[str, Any]:
+        if self.correlation == "kendall_variants":
+            return {"corr": self.correlation, "variant": self.variant or "acc23", "epsilon": self.epsilon}
+        if self.correlation == "kendall":
+            return {"corr": self.correlation, "variant": self.variant or "b"}
+        return {"corr": self.correlation}
 
 
-def _perm_fields(
-    k: int, seed: int, block_size: int, early_min: float, early_max: float, replace_nans_with_zeros: bool
-) -> Dict[str, Any]:
-    return {
-        "k": k,
-        "seed": seed,
-        "early_stop": f"{block_size}/{early_min}/{early_max}",
-        "nan_zero": "yes" if replace_nans_with_zeros else "no",
-    }
+class _Perm(NamedTuple):
+    """A permutation test's settings (mt-metrics-eval's ``k``, seed and
+    ``PermutationSigDiffParams``), as the extension takes them (one argument)."""
+
+    k: int
+    seed: int
+    block_size: int
+    early_min: float
+    early_max: float
+    replace_nans_with_zeros: bool
+
+    def fields(self) -> Dict[str, Any]:
+        return {
+            "k": self.k,
+            "seed": self.seed,
+            "early_stop": f"{self.block_size}/{self.early_min}/{self.early_max}",
+            "nan_zero": "yes" if self.replace_nans_with_zeros else "no",
+        }
 
 
 def _stacked(human: Any, metrics: Any) -> "tuple[bytes, bytes, int, int]":
@@ -358,10 +374,9 @@ def average_correlation(
     ``"b"`` or ``"c"``) or ``"kendall_variants"`` (``KendallVariants``: ``variant`` ``"b"``,
     ``"c"``, ``"23"`` or ``"acc23"``, metric differences up to ``epsilon`` tied)."""
     h, m, num_sys = _packed(human, metric)
-    value, n = _hauser.average_correlation(
-        h, m, num_sys, correlation, variant, epsilon, grouping, replace_nans_with_zeros, macro
-    )
-    fields = _corr_fields(correlation, variant, epsilon)
+    corr = _Corr(correlation, variant, epsilon)
+    value, n = _hauser.average_correlation(h, m, num_sys, corr, grouping, replace_nans_with_zeros, macro)
+    fields = corr.fields()
     fields.update(grouping=grouping, nan_zero="yes" if replace_nans_with_zeros else "no", macro="yes" if macro else "no")
     return AverageCorrelationResult(value, n, _signature("average_correlation", **fields))
 
@@ -385,11 +400,11 @@ def bootstrap_average_correlation(
     whatever the number of threads; resamples where the statistic is undefined are not counted
     (``n_valid``)."""
     h, m, num_sys = _packed(human, metric)
+    corr = _Corr(correlation, variant, epsilon)
     est, low, high, valid = _hauser.bootstrap_average_correlation(
-        h, m, num_sys, correlation, variant, epsilon, grouping, replace_nans_with_zeros, macro,
-        n_resamples, seed, confidence_level,
+        h, m, num_sys, corr, grouping, replace_nans_with_zeros, macro, n_resamples, seed, confidence_level
     )
-    fields = _corr_fields(correlation, variant, epsilon)
+    fields = corr.fields()
     fields.update(
         grouping=grouping,
         nan_zero="yes" if replace_nans_with_zeros else "no",
@@ -428,12 +443,11 @@ def permutation_sig_diff(
     ``np.random.seed(seed)``, so the p-value is its own."""
     h, m1, num_sys = _packed(human, metric1)
     _, m2, _ = _packed(human, metric2)
-    p, delta, used = _hauser.permutation_sig_diff(
-        h, m1, m2, num_sys, correlation, variant, epsilon, grouping, k, seed, block_size, early_min,
-        early_max, replace_nans_with_zeros,
-    )
-    fields = _corr_fields(correlation, variant, epsilon)
-    fields.update(grouping=grouping, **_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    corr = _Corr(correlation, variant, epsilon)
+    perm = _Perm(k, seed, block_size, early_min, early_max, replace_nans_with_zeros)
+    p, delta, used = _hauser.permutation_sig_diff(h, m1, m2, num_sys, corr, grouping, perm)
+    fields = corr.fields()
+    fields.update(grouping=grouping, **perm.fields())
     return PermSigDiffResult(p, delta, used, _signature("permutation_sig_diff|test:perm-both", **fields))
 
 
@@ -460,13 +474,13 @@ def pairwise_permutation_sig_diff(
     :func:`permutation_sig_diff`."""
     h, m1, num_sys = _packed(human, metric1)
     _, m2, _ = _packed(human, metric2)
+    perm = _Perm(k, seed, block_size, early_min, early_max, replace_nans_with_zeros)
     p, delta, used = _hauser.pairwise_permutation_sig_diff(
-        h, m1, m2, num_sys, variant, grouping, epsilon1, epsilon2, k, seed, block_size, early_min,
-        early_max, replace_nans_with_zeros,
+        h, m1, m2, num_sys, variant, grouping, (epsilon1, epsilon2), perm
     )
     eps = "calibrated" if epsilon1 is None and epsilon2 is None else f"{epsilon1}/{epsilon2}"
     fields: Dict[str, Any] = {"variant": variant, "grouping": grouping, "epsilons": eps}
-    fields.update(_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    fields.update(perm.fields())
     return PermSigDiffResult(p, delta, used, _signature("pairwise_permutation_sig_diff|test:pairs", **fields))
 
 
@@ -491,12 +505,11 @@ def perm_both_matrix(
     same draws (as each starts from ``np.random.seed(seed)``); NaN elsewhere. Feed it to
     :func:`significance_clusters`. Pairs run in parallel."""
     h, m, n, num_sys = _stacked(human, metrics)
-    rows = _hauser.perm_both_matrix(
-        h, m, n, num_sys, correlation, variant, epsilon, grouping, k, seed, block_size, early_min,
-        early_max, replace_nans_with_zeros,
-    )
-    fields = _corr_fields(correlation, variant, epsilon)
-    fields.update(grouping=grouping, **_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    corr = _Corr(correlation, variant, epsilon)
+    perm = _Perm(k, seed, block_size, early_min, early_max, replace_nans_with_zeros)
+    rows = _hauser.perm_both_matrix(h, m, n, num_sys, corr, grouping, perm)
+    fields = corr.fields()
+    fields.update(grouping=grouping, **perm.fields())
     return SigMatrixResult(
         _p_matrix(rows, n), np.empty(0, dtype=np.float64), _signature("perm_both_matrix|test:perm-both", **fields)
     )
@@ -524,16 +537,14 @@ def pairwise_permutation_matrix(
     ``epsilons``."""
     h, m, n, num_sys = _stacked(human, metrics)
     eps_in = None if epsilons is None else [float(e) for e in epsilons]
-    rows, eps = _hauser.pairwise_permutation_matrix(
-        h, m, n, num_sys, variant, grouping, eps_in, k, seed, block_size, early_min, early_max,
-        replace_nans_with_zeros,
-    )
+    perm = _Perm(k, seed, block_size, early_min, early_max, replace_nans_with_zeros)
+    rows, eps = _hauser.pairwise_permutation_matrix(h, m, n, num_sys, variant, grouping, eps_in, perm)
     fields: Dict[str, Any] = {
         "variant": variant,
         "grouping": grouping,
         "epsilons": "calibrated" if epsilons is None else "given",
     }
-    fields.update(_perm_fields(k, seed, block_size, early_min, early_max, replace_nans_with_zeros))
+    fields.update(perm.fields())
     return SigMatrixResult(
         _p_matrix(rows, n),
         np.asarray(eps, dtype=np.float64),
