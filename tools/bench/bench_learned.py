@@ -200,13 +200,19 @@ def timed(load, score, repeats):
     return {"load": loaded, "seconds": best, "checksum": total}
 
 
-def time_bleurt(out, data, batch, repeats, name="bleurt"):
+def on(device, dtype):
+    """Moves a module to `device` (and `dtype`, None for float32), as a user of the package would."""
+    return lambda m: m.to(device=device, dtype=dtype) if dtype is not None else m.to(device)
+
+
+def scorer_bleurt(out, data, batch, name="bleurt", device="cpu", dtype=None):
     from bleurt_pytorch import BleurtForSequenceClassification, BleurtTokenizer
 
     d = out / name
 
     def load():
-        return BleurtTokenizer.from_pretrained(str(d)), BleurtForSequenceClassification.from_pretrained(d).eval()
+        model = on(device, dtype)(BleurtForSequenceClassification.from_pretrained(d).eval())
+        return BleurtTokenizer.from_pretrained(str(d)), model
 
     def score(state):
         tok, model = state
@@ -215,28 +221,32 @@ def time_bleurt(out, data, batch, repeats, name="bleurt"):
             for i in range(0, len(data), batch):
                 part = data[i:i + batch]
                 enc = tok([r["ref"] for r in part], [r["mt"] for r in part], padding="longest",
-                          truncation="longest_first", max_length=512, return_tensors="pt")
-                scores += model(**enc).logits.flatten().tolist()
+                          truncation="longest_first", max_length=512, return_tensors="pt").to(device)
+                scores += model(**enc).logits.float().flatten().tolist()
         return scores
 
-    return timed(load, score, repeats)
+    return load, score
 
 
-def time_comet(out, name, data, batch, repeats, with_ref):
+def scorer_comet(out, name, data, batch, with_ref, device="cpu", dtype=None):
     import tiny_comet
 
     def load():
         return tiny_comet.load(out / name)
 
     samples = [{"src": r["src"], "mt": r["mt"], **({"ref": r["ref"]} if with_ref else {})} for r in data]
+    gpus = 1 if device.startswith("cuda") else 0
 
     def score(model):
-        return model.predict(samples, batch_size=batch, gpus=0, progress_bar=False).scores
+        # unbabel-comet has no precision option and its heads do not run on a half-precision
+        # model (float32 sentence embeddings meet half weights): half precision is autocast.
+        with torch.autocast("cuda" if gpus else "cpu", dtype=dtype, enabled=dtype is not None):
+            return model.predict(samples, batch_size=batch, gpus=gpus, progress_bar=False).scores
 
-    return timed(load, score, repeats)
+    return load, score
 
 
-def time_metricx(out, data, batch, repeats):
+def scorer_metricx(out, data, batch, device="cpu", dtype=None):
     import transformers
     from metricx24 import models
 
@@ -251,16 +261,20 @@ def time_metricx(out, data, batch, repeats):
         head = model.lm_head
 
         class Head(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = head  # a submodule, so that moving the model moves it
+
             def forward(self, x):
-                logits = head(x)
-                pad = torch.zeros(*logits.shape[:-1], 250090 - logits.shape[-1])
+                logits = self.head(x)
+                pad = logits.new_zeros(*logits.shape[:-1], 250090 - logits.shape[-1])
                 out = torch.cat([logits, pad], dim=-1)
                 out[..., 250089] = logits[..., token]
                 return out
 
         model.lm_head = Head()
         model.config.use_cache = False
-        return tok, model
+        return tok, on(device, dtype)(model)
 
     def score(state):
         tok, model = state
@@ -271,27 +285,43 @@ def time_metricx(out, data, batch, repeats):
                 enc = tok(texts[i:i + batch], max_length=1536, truncation=True)
                 ids = [x[:-1] for x in enc["input_ids"]]  # predict.py removes the EOS
                 width = max(len(x) for x in ids)
-                input_ids = torch.tensor([x + [0] * (width - len(x)) for x in ids])
-                mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids])
-                scores += model(input_ids=input_ids, attention_mask=mask).predictions.tolist()
+                input_ids = torch.tensor([x + [0] * (width - len(x)) for x in ids], device=device)
+                mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids], device=device)
+                scores += model(input_ids=input_ids, attention_mask=mask).predictions.float().tolist()
         return scores
 
-    return timed(load, score, repeats)
+    return load, score
 
 
-def time_bertscore(out, data, batch, repeats):
+def scorer_bertscore(out, data, batch, device="cpu", dtype=None):
     import bert_score
 
     cands, refs = [r["mt"] for r in data], [r["ref"] for r in data]
     d = str(out / "bertscore")
 
     def load():
-        return bert_score.BERTScorer(model_type=d, num_layers=17, batch_size=batch, device="cpu")
+        scorer = bert_score.BERTScorer(model_type=d, num_layers=17, batch_size=batch, device=device)
+        if dtype is not None:
+            scorer._model.to(dtype)
+        return scorer
 
     def score(scorer):
-        return scorer.score(cands, refs, batch_size=batch)[2].tolist()
+        return scorer.score(cands, refs, batch_size=batch)[2].float().tolist()
 
-    return timed(load, score, repeats)
+    return load, score
+
+
+def scorer(kind, out, data, batch, device="cpu", dtype=None):
+    """(load, score) of the reference package for KIND on `data`, on `device` in `dtype`."""
+    if kind in ("bleurt", "bleurt20"):
+        return scorer_bleurt(out, data, batch, kind, device, dtype)
+    if kind == "bertscore":
+        return scorer_bertscore(out, data, batch, device, dtype)
+    if kind in ("comet22", "kiwi", "xcomet"):
+        return scorer_comet(out, kind, data, batch, kind != "kiwi", device, dtype)
+    if kind == "metricx":
+        return scorer_metricx(out, data, batch, device, dtype)
+    raise SystemExit(f"unknown kind {kind}")
 
 
 def main():
@@ -307,20 +337,7 @@ def main():
     kind, batch, repeats = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     torch.set_num_threads(os.cpu_count())
     data = rows(out)
-    if kind in ("bleurt", "bleurt20"):
-        r = time_bleurt(out, data, batch, repeats, kind)
-    elif kind == "bertscore":
-        r = time_bertscore(out, data, batch, repeats)
-    elif kind == "comet22":
-        r = time_comet(out, "comet22", data, batch, repeats, with_ref=True)
-    elif kind == "kiwi":
-        r = time_comet(out, "kiwi", data, batch, repeats, with_ref=False)
-    elif kind == "xcomet":
-        r = time_comet(out, "xcomet", data, batch, repeats, with_ref=True)
-    elif kind == "metricx":
-        r = time_metricx(out, data, batch, repeats)
-    else:
-        raise SystemExit(f"unknown kind {kind}")
+    r = timed(*scorer(kind, out, data, batch), repeats)
     print(json.dumps(dict(r, n=len(data), torch=torch.__version__, threads=torch.get_num_threads())))
 
 

@@ -7,12 +7,15 @@
 #   bash tools/gpu/check.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-python3 -m py_compile tools/gpu/matrix.py
-bash -n tools/gpu/device_setup.sh
-bash -n tools/gpu/build_carry.sh
+python3 -m py_compile tools/gpu/matrix.py tools/gpu/bench.py
+for s in tools/gpu/device_setup.sh tools/gpu/build_carry.sh tools/gpu/build_refsite.sh tools/bench_gpu.sh; do
+    bash -n "$s"
+done
 n=$(python3 tools/gpu/matrix.py --list | wc -l)
 [ "$n" -ge 40 ] || { echo "check.sh: only $n heads listed" >&2; exit 1; }
-echo "check.sh: the scripts parse; $n heads" >&2
+w=$(python3 tools/gpu/bench.py --list | wc -l)
+[ "$w" -eq 8 ] || { echo "check.sh: $w benchmark workloads listed, not 8" >&2; exit 1; }
+echo "check.sh: the scripts parse; $n heads, $w benchmark workloads (the benchmark's end-to-end CPU check needs torch: tools/gpu/README.md)" >&2
 bin=${HAUSER_BIN:-target/debug/hauser}
 if [ ! -x "$bin" ]; then
     echo "check.sh: no hauser binary at $bin: the end-to-end check is skipped" >&2

@@ -7,9 +7,11 @@
 #     libcudart.so.13; libnvrtc.so.13 and its builtins when present), found in $CUDA_LIB_DIR (default
 #     /usr/local/cuda-13.0/targets/x86_64-linux/lib) or else in the Python packages' nvidia/cu13/lib
 #     or torch/lib, linked by soname into DIR/lib (libcuda.so.1, the driver's, is the system's);
-#   - gpu-carry/wordnet.tar.xz   -> DIR/wordnet (for `newsmet candidates`), when carried.
-# Prints `export` lines on stdout (HAUSER_BIN, LD_LIBRARY_PATH, WORDNET_DIR when unpacked), the
-# rest on stderr:
+#   - gpu-carry/wordnet.tar.xz   -> DIR/wordnet (for `newsmet candidates`), when carried;
+#   - gpu-carry/refsite.tar.xz   -> DIR/refsite (tools/gpu/build_refsite.sh: the reference packages
+#     of tools/bench_gpu.sh), when carried.
+# Prints `export` lines on stdout (HAUSER_BIN, LD_LIBRARY_PATH, WORDNET_DIR and HAUSER_REFSITE when
+# unpacked), the rest on stderr:
 #
 #   eval "$(bash tools/gpu/device_setup.sh [CARRY [DIR]])"     # DIR default: ${TMPDIR:-/tmp}/hauser-gpu
 set -euo pipefail
@@ -33,14 +35,15 @@ with lzma.open(src) as f, open(dst + ".tmp", "wb") as g:
 os.chmod(dst + ".tmp", 0o755)
 os.replace(dst + ".tmp", dst)
 print(f"device_setup: {dst} ({os.path.getsize(dst) >> 20} MiB) in {time.monotonic() - t:.1f} s")
-wn = os.path.join(carry, "wordnet.tar.xz")
-if os.path.isfile(wn):
-    with tarfile.open(wn) as tf:
-        if hasattr(tarfile, "data_filter"):
-            tf.extractall(out, filter="data")
-        else:
-            tf.extractall(out)
-    print(f"device_setup: WordNet in {os.path.join(out, 'wordnet')}")
+for name, what in (("wordnet", "WordNet"), ("refsite", "reference packages")):
+    packed = os.path.join(carry, f"{name}.tar.xz")
+    if os.path.isfile(packed):
+        with tarfile.open(packed) as tf:
+            if hasattr(tarfile, "data_filter"):
+                tf.extractall(out, filter="data")
+            else:
+                tf.extractall(out)
+        print(f"device_setup: {what} in {os.path.join(out, name)}")
 EOF
 
 # The CUDA 13 libraries, by soname. Search order: $CUDA_LIB_DIR, then the pip wheels' folders.
@@ -89,4 +92,5 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,m
 
 echo "export HAUSER_BIN=\"$dir/bin/hauser\" LD_LIBRARY_PATH=\"$LD_LIBRARY_PATH\""
 [ -f "$dir/wordnet/data.verb" ] && echo "export WORDNET_DIR=\"$dir/wordnet\""
+[ -d "$dir/refsite/comet" ] && echo "export HAUSER_REFSITE=\"$dir/refsite\""
 true
