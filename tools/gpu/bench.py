@@ -54,6 +54,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "hauser-nli" / "tests" / "fixtures"
 sys.path.insert(0, str(ROOT / "tools" / "bench"))
 sys.path.insert(0, str(ROOT / "tools" / "gen"))
+sys.path.insert(0, str(ROOT / "tools" / "gpu"))
+
+from matrix import probe, tail  # noqa: E402  (the matrix's own helpers, standard library only)
 
 COMET = "unbabel-comet 2.2.7 predict (f16/bf16: under torch.autocast)"
 # name: model directory under WORK/models (tools/bench/bench_learned.py's names), the issue's
@@ -319,11 +322,10 @@ class MemPoll:
         self.stop = threading.Event()
 
     def read(self):
+        out = probe(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"])
         try:
-            out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                                 capture_output=True, text=True, timeout=10).stdout
-            return sum(float(x) for x in out.split())
-        except (OSError, ValueError, subprocess.TimeoutExpired):
+            return sum(float(x) for x in out.split()) if out else None
+        except ValueError:
             return None
 
     def __enter__(self):
@@ -355,7 +357,7 @@ def timed_process(argv: list[str], timeout: float, env=None, mem=False) -> dict:
             status, stdout = "timeout", ""
             stderr = err.decode(errors="replace") if isinstance(err, bytes) else err
         wall = time.perf_counter() - t
-    return {"status": status, "wall_s": wall, "stdout": stdout, "stderr": stderr[-3000:], "peak_mem_mib": poll.peak,
+    return {"status": status, "wall_s": wall, "stdout": stdout, "stderr": tail(stderr, 3000), "peak_mem_mib": poll.peak,
             "argv": argv}
 
 
@@ -386,8 +388,8 @@ def max_abs_diff(a, b):
 def gpu_info(device: str) -> dict:
     if not device.startswith("cuda") or shutil.which("nvidia-smi") is None:
         return {"device": device, "driver": None}
-    q = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
-                       capture_output=True, text=True).stdout.strip().splitlines()
+    q = (probe(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"])
+         or "").splitlines()
     name, driver, mem = (q[0].split(", ") + ["", "", ""])[:3] if q else ("", "", "")
     return {"device": name, "driver": driver, "memory": mem}
 
