@@ -200,18 +200,14 @@ def timed(load, score, repeats):
     return {"load": loaded, "seconds": best, "checksum": total}
 
 
-def on(device, dtype):
-    """Moves a module to `device` (and `dtype`, None for float32), as a user of the package would."""
-    return lambda m: m.to(device=device, dtype=dtype) if dtype is not None else m.to(device)
-
-
 def scorer_bleurt(out, data, batch, name="bleurt", device="cpu", dtype=None):
     from bleurt_pytorch import BleurtForSequenceClassification, BleurtTokenizer
 
     d = out / name
 
     def load():
-        model = on(device, dtype)(BleurtForSequenceClassification.from_pretrained(d).eval())
+        # dtype None (float32) leaves the weights' type as it is.
+        model = BleurtForSequenceClassification.from_pretrained(d).eval().to(device=device, dtype=dtype)
         return BleurtTokenizer.from_pretrained(str(d)), model
 
     def score(state):
@@ -274,7 +270,7 @@ def scorer_metricx(out, data, batch, device="cpu", dtype=None):
 
         model.lm_head = Head()
         model.config.use_cache = False
-        return tok, on(device, dtype)(model)
+        return tok, model.to(device=device, dtype=dtype)
 
     def score(state):
         tok, model = state
@@ -301,8 +297,7 @@ def scorer_bertscore(out, data, batch, device="cpu", dtype=None):
 
     def load():
         scorer = bert_score.BERTScorer(model_type=d, num_layers=17, batch_size=batch, device=device)
-        if dtype is not None:
-            scorer._model.to(dtype)
+        scorer._model.to(dtype=dtype)
         return scorer
 
     def score(scorer):

@@ -264,7 +264,7 @@ def embed_scorer(d: Path, sents: list[str], batch: int, device: str, dtype):
 
     def load():
         m = SentenceTransformer(str(d), device=device)
-        return m.to(dtype) if dtype is not None else m
+        return m.to(dtype=dtype)  # None (float32) leaves it as it is
 
     def score(m, limit):
         e = m.encode(sents[:limit] if limit else sents, batch_size=batch, convert_to_tensor=True)
@@ -281,7 +281,7 @@ def lm_scorer(d: Path, sents: list[str], batch: int, device: str, dtype):
 
     def load():
         m = GPT2LMHeadModel.from_pretrained(d).eval()
-        m = m.to(device=device, dtype=dtype) if dtype is not None else m.to(device)
+        m = m.to(device=device, dtype=dtype)
         return AutoTokenizer.from_pretrained(d), m
 
     def score(state, limit):
